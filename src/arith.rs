@@ -1,0 +1,283 @@
+//! Exact integer arithmetic on card values: every operation the rules allow,
+//! checked, with "does not exist" and "beyond the bound" kept apart.
+
+use serde::{Deserialize, Serialize};
+
+/// Every value the solver handles. Values are bounded by `|v| <= u64::MAX`,
+/// so an `i128` holds any value and the sum or difference of two of them.
+pub type Value = i128;
+
+/// What an operation gives: an exact value, nothing (the operation is not
+/// defined there: an inexact division, `0^0`, a negative factorial), or a
+/// value beyond the bound, which is pruned and counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Exact(Value),
+    Undefined,
+    Pruned,
+}
+
+impl Outcome {
+    fn bounded(v: Option<Value>, bound: u64) -> Outcome {
+        match v {
+            Some(v) if v.unsigned_abs() <= u128::from(bound) => Outcome::Exact(v),
+            _ => Outcome::Pruned,
+        }
+    }
+}
+
+/// A binary operation. The order of the variants is the tie-break order
+/// between equally simple witnesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// `x ^ y`
+    Pow,
+    /// `root(x, y)`: the y-th root of x.
+    Root,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 6] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Pow,
+        BinOp::Root,
+    ];
+
+    /// `a op b`, exact, or why not.
+    pub fn apply(self, a: Value, b: Value, bound: u64) -> Outcome {
+        match self {
+            BinOp::Add => Outcome::bounded(a.checked_add(b), bound),
+            BinOp::Sub => Outcome::bounded(a.checked_sub(b), bound),
+            BinOp::Mul => Outcome::bounded(a.checked_mul(b), bound),
+            BinOp::Div => {
+                if b == 0 || a % b != 0 {
+                    Outcome::Undefined
+                } else {
+                    Outcome::bounded(Some(a / b), bound)
+                }
+            }
+            BinOp::Pow => pow(a, b, bound),
+            BinOp::Root => match root(a, b) {
+                Some(r) => Outcome::bounded(Some(r), bound),
+                None => Outcome::Undefined,
+            },
+        }
+    }
+
+    /// Whether `a op b == b op a` for every a, b.
+    pub fn is_commutative(self) -> bool {
+        matches!(self, BinOp::Add | BinOp::Mul)
+    }
+
+    /// The symbol a player writes (`ascii` picks `* / ^`).
+    pub fn symbol(self, ascii: bool) -> &'static str {
+        match (self, ascii) {
+            (BinOp::Add, _) => "+",
+            (BinOp::Sub, false) => "−",
+            (BinOp::Sub, true) => "-",
+            (BinOp::Mul, false) => "×",
+            (BinOp::Mul, true) => "*",
+            (BinOp::Div, false) => "÷",
+            (BinOp::Div, true) => "/",
+            (BinOp::Pow, _) => "^",
+            (BinOp::Root, _) => "root",
+        }
+    }
+}
+
+/// `base ^ exp` with `exp >= 0` and not `0^0`.
+fn pow(base: Value, exp: Value, bound: u64) -> Outcome {
+    if exp < 0 || (base == 0 && exp == 0) {
+        return Outcome::Undefined;
+    }
+    match base {
+        _ if exp == 0 => Outcome::Exact(1),
+        0 | 1 => Outcome::Exact(base),
+        -1 => Outcome::Exact(if exp % 2 == 0 { 1 } else { -1 }),
+        // |base| >= 2: 2^64 already exceeds every bound.
+        _ if exp >= 64 => Outcome::Pruned,
+        _ => Outcome::bounded(base.checked_pow(exp as u32), bound),
+    }
+}
+
+/// The exact `n`-th root of `x` (`n >= 2`, `x >= 0`), if there is one.
+fn root(x: Value, n: Value) -> Option<Value> {
+    if n < 2 || x < 0 {
+        return None;
+    }
+    if x <= 1 {
+        return Some(x);
+    }
+    let x = u128::try_from(x).ok()?;
+    let bits = x.ilog2() as Value; // 2^bits <= x < 2^(bits+1)
+    if n > bits {
+        return None; // 1 < root < 2
+    }
+    let r = if n == 2 {
+        x.isqrt()
+    } else {
+        // The root lies in [2^(bits/n), 2^(bits/n + 1)).
+        let shift = (bits / n) as u32;
+        let (mut lo, mut hi) = (1u128 << shift, 1u128 << (shift + 1));
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            match mid.checked_pow(n as u32) {
+                Some(p) if p <= x => lo = mid,
+                _ => hi = mid,
+            }
+        }
+        lo
+    };
+    (r.checked_pow(n as u32) == Some(x)).then_some(r as Value)
+}
+
+/// A unary function from the "other functions" house rule. The order of
+/// the variants is the tie-break order between equally simple witnesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Func {
+    /// Triangular number T(n) = n(n+1)/2, n >= 0.
+    Tri,
+    /// Exact square root.
+    Sqrt,
+    /// Factorial n!, n >= 0.
+    Fact,
+}
+
+impl Func {
+    pub const ALL: [Func; 3] = [Func::Tri, Func::Sqrt, Func::Fact];
+
+    pub fn apply(self, n: Value, bound: u64) -> Outcome {
+        if n < 0 {
+            return Outcome::Undefined;
+        }
+        match self {
+            Func::Tri => Outcome::bounded(n.checked_mul(n + 1).map(|p| p / 2), bound),
+            Func::Sqrt => {
+                let r = (n as u128).isqrt();
+                if r * r == n as u128 {
+                    Outcome::Exact(r as Value)
+                } else {
+                    Outcome::Undefined
+                }
+            }
+            // 21! > 2^64 > every bound.
+            Func::Fact if n > 20 => Outcome::Pruned,
+            Func::Fact => Outcome::bounded(Some((1..=n).product()), bound),
+        }
+    }
+
+    /// The name used on the command line and in rule-set names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Tri => "tri",
+            Func::Sqrt => "sqrt",
+            Func::Fact => "fact",
+        }
+    }
+}
+
+/// Juxtaposition: the card values written side by side, in this order.
+pub fn juxtapose(values: &[u8], bound: u64) -> Outcome {
+    let mut acc: Value = 0;
+    for &v in values {
+        let scale = if v >= 10 { 100 } else { 10 };
+        acc = match acc.checked_mul(scale).and_then(|a| a.checked_add(v.into())) {
+            Some(a) => a,
+            None => return Outcome::Pruned,
+        };
+    }
+    Outcome::bounded(Some(acc), bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use BinOp::*;
+    use Outcome::*;
+    const B: u64 = u64::MAX;
+
+    #[test]
+    fn division_must_be_exact_and_nonzero() {
+        assert_eq!(Div.apply(24, 8, B), Exact(3));
+        assert_eq!(Div.apply(63, 2, B), Undefined);
+        assert_eq!(Div.apply(5, 0, B), Undefined);
+        assert_eq!(Div.apply(0, 5, B), Exact(0));
+        assert_eq!(Div.apply(-6, 3, B), Exact(-2));
+    }
+
+    #[test]
+    fn results_beyond_the_bound_are_pruned() {
+        let big = Value::from(u64::MAX);
+        assert_eq!(Add.apply(big, 1, B), Pruned);
+        assert_eq!(Sub.apply(-big, 1, B), Pruned);
+        assert_eq!(Mul.apply(big, big, B), Pruned);
+        assert_eq!(Add.apply(big, 0, B), Exact(big));
+        assert_eq!(Mul.apply(10, 11, 100), Pruned);
+        assert_eq!(Mul.apply(10, 10, 100), Exact(100));
+    }
+
+    #[test]
+    fn powers() {
+        assert_eq!(Pow.apply(2, 6, B), Exact(64));
+        assert_eq!(Pow.apply(0, 0, B), Undefined);
+        assert_eq!(Pow.apply(3, -1, B), Undefined);
+        assert_eq!(Pow.apply(0, 5, B), Exact(0));
+        assert_eq!(Pow.apply(7, 0, B), Exact(1));
+        assert_eq!(Pow.apply(-1, 1_000_001, B), Exact(-1));
+        assert_eq!(Pow.apply(-2, 3, B), Exact(-8));
+        assert_eq!(Pow.apply(2, 63, B), Exact(1 << 63));
+        assert_eq!(Pow.apply(2, 64, B), Pruned);
+        assert_eq!(Pow.apply(13, 1 << 40, B), Pruned);
+        assert_eq!(Pow.apply(1 << 40, 2, B), Pruned);
+    }
+
+    #[test]
+    fn roots_only_when_exact() {
+        assert_eq!(Root.apply(8, 3, B), Exact(2));
+        assert_eq!(Root.apply(9, 2, B), Exact(3));
+        assert_eq!(Root.apply(10, 2, B), Undefined);
+        assert_eq!(Root.apply(-8, 3, B), Undefined);
+        assert_eq!(Root.apply(8, 1, B), Undefined);
+        assert_eq!(Root.apply(1, 99, B), Exact(1));
+        assert_eq!(Root.apply(0, 2, B), Exact(0));
+        assert_eq!(Root.apply(1 << 63, 63, B), Exact(2));
+        assert_eq!(Root.apply((1 << 63) - 1, 63, B), Undefined);
+        let big = Value::from(u64::MAX);
+        assert_eq!(Root.apply(big, 2, B), Undefined);
+        assert_eq!(Root.apply(4_294_967_295 * 4_294_967_295, 2, B), Exact(4_294_967_295));
+        assert_eq!(Root.apply(3_i128.pow(40), 40, B), Exact(3));
+        assert_eq!(Root.apply(3_i128.pow(40), 20, B), Exact(9));
+    }
+
+    #[test]
+    fn functions() {
+        assert_eq!(Func::Tri.apply(13, B), Exact(91));
+        assert_eq!(Func::Tri.apply(0, B), Exact(0));
+        assert_eq!(Func::Tri.apply(-1, B), Undefined);
+        assert_eq!(Func::Fact.apply(0, B), Exact(1));
+        assert_eq!(Func::Fact.apply(5, B), Exact(120));
+        assert_eq!(Func::Fact.apply(20, B), Exact(2_432_902_008_176_640_000));
+        assert_eq!(Func::Fact.apply(21, B), Pruned);
+        assert_eq!(Func::Fact.apply(-3, B), Undefined);
+        assert_eq!(Func::Sqrt.apply(49, B), Exact(7));
+        assert_eq!(Func::Sqrt.apply(50, B), Undefined);
+        assert_eq!(Func::Tri.apply(Value::from(u64::MAX), B), Pruned);
+    }
+
+    #[test]
+    fn juxtaposition_concatenates_card_values() {
+        assert_eq!(juxtapose(&[7, 8], B), Exact(78));
+        assert_eq!(juxtapose(&[10, 3], B), Exact(103));
+        assert_eq!(juxtapose(&[3, 10], B), Exact(310));
+        assert_eq!(juxtapose(&[13, 13, 13, 13, 13, 13], B), Exact(131_313_131_313));
+        assert_eq!(juxtapose(&[9, 9, 9], 100), Pruned);
+    }
+}

@@ -1,0 +1,222 @@
+//! Cards as written on the command line and as dealt from the 54-card pack,
+//! and the value each counts under the face-card rule.
+
+use std::fmt;
+
+use crate::error::CardError;
+use crate::rules::Faces;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Suit {
+    Spades,
+    Hearts,
+    Clubs,
+    Diamonds,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Clubs, Suit::Diamonds];
+
+    /// The value a face card of this suit counts under `--faces suit`.
+    pub fn value(self) -> u8 {
+        self as u8 + 1
+    }
+
+    fn parse(s: &str) -> Option<Suit> {
+        match s {
+            "S" | "♠" | "♤" => Some(Suit::Spades),
+            "H" | "♥" | "♡" => Some(Suit::Hearts),
+            "C" | "♣" | "♧" => Some(Suit::Clubs),
+            "D" | "♦" | "♢" => Some(Suit::Diamonds),
+            _ => None,
+        }
+    }
+
+    fn letter(self) -> char {
+        ['S', 'H', 'C', 'D'][self as usize]
+    }
+}
+
+/// A rank: ace, 2-10 (as `Num`), or a face card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rank {
+    Ace,
+    Num(u8),
+    Jack,
+    Queen,
+    King,
+}
+
+impl Rank {
+    /// The thirteen ranks, ace to king.
+    pub fn all() -> impl Iterator<Item = Rank> {
+        std::iter::once(Rank::Ace)
+            .chain((2..=10).map(Rank::Num))
+            .chain([Rank::Jack, Rank::Queen, Rank::King])
+    }
+
+    fn is_face(self) -> bool {
+        matches!(self, Rank::Jack | Rank::Queen | Rank::King)
+    }
+
+    fn parse(s: &str) -> Option<Rank> {
+        match s {
+            "A" => Some(Rank::Ace),
+            "T" => Some(Rank::Num(10)),
+            "J" => Some(Rank::Jack),
+            "Q" => Some(Rank::Queen),
+            "K" => Some(Rank::King),
+            _ => match s.parse::<u8>() {
+                Ok(n @ 2..=10) if !s.starts_with('0') => Some(Rank::Num(n)),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// One card: a bare value, a rank with an optional suit, or a Joker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Card {
+    /// A bare number 1-13 typed on the command line: a card *value*.
+    Value(u8),
+    Ranked { rank: Rank, suit: Option<Suit> },
+    Joker,
+}
+
+impl Card {
+    /// Parses a command-line token (case-insensitive): `7`, `13`, `QH`,
+    /// `10s`, `7♦`, `T`, `JK`, `joker`, `*`.
+    pub fn parse(token: &str) -> Result<Card, CardError> {
+        let bad = || CardError::BadToken {
+            token: token.to_string(),
+        };
+        let upper = token.trim().to_uppercase();
+        if matches!(upper.as_str(), "JK" | "JOKER" | "*") {
+            return Ok(Card::Joker);
+        }
+        if let Ok(n) = upper.parse::<u8>() {
+            return match n {
+                1..=13 if !upper.starts_with('0') => Ok(Card::Value(n)),
+                _ => Err(bad()),
+            };
+        }
+        // A rank, then at most one suit symbol.
+        if let Some((i, _)) = upper.char_indices().last().filter(|&(i, _)| i > 0) {
+            let (head, tail) = upper.split_at(i);
+            if let (Some(rank), Some(suit)) = (Rank::parse(head), Suit::parse(tail)) {
+                return Ok(Card::Ranked {
+                    rank,
+                    suit: Some(suit),
+                });
+            }
+        }
+        Rank::parse(&upper)
+            .map(|rank| Card::Ranked { rank, suit: None })
+            .ok_or_else(bad)
+    }
+
+    /// The value this card counts, or `None` for a Joker (it copies another).
+    pub fn value(self, faces: Faces) -> Result<Option<u8>, CardError> {
+        let value = match self {
+            Card::Joker => return Ok(None),
+            Card::Value(v) => {
+                if v > faces.max_value() {
+                    return Err(CardError::ValueOutOfRange { value: v, faces });
+                }
+                v
+            }
+            Card::Ranked { rank, suit } => match (rank, faces) {
+                (Rank::Ace, _) => 1,
+                (Rank::Num(n), _) => n,
+                (_, Faces::Five) => 5,
+                (Rank::Jack, Faces::Rank) => 11,
+                (Rank::Queen, Faces::Rank) => 12,
+                (Rank::King, Faces::Rank) => 13,
+                (_, Faces::Suit) => match suit {
+                    Some(s) => s.value(),
+                    None => {
+                        return Err(CardError::NeedsSuit {
+                            token: self.to_string(),
+                        });
+                    }
+                },
+            },
+        };
+        Ok(Some(value))
+    }
+
+    /// Whether this is a face card (J, Q, K).
+    pub fn is_face(self) -> bool {
+        matches!(self, Card::Ranked { rank, .. } if rank.is_face())
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Card::Value(v) => write!(f, "{v}"),
+            Card::Joker => f.write_str("JK"),
+            Card::Ranked { rank, suit } => {
+                match rank {
+                    Rank::Ace => f.write_str("A")?,
+                    Rank::Num(n) => write!(f, "{n}")?,
+                    Rank::Jack => f.write_str("J")?,
+                    Rank::Queen => f.write_str("Q")?,
+                    Rank::King => f.write_str("K")?,
+                }
+                match suit {
+                    Some(s) => write!(f, "{}", s.letter()),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(token: &str, faces: Faces) -> Result<Option<u8>, CardError> {
+        Card::parse(token)?.value(faces)
+    }
+
+    #[test]
+    fn tokens() {
+        assert_eq!(value("7", Faces::Five), Ok(Some(7)));
+        assert_eq!(value("a", Faces::Five), Ok(Some(1)));
+        assert_eq!(value("10s", Faces::Five), Ok(Some(10)));
+        assert_eq!(value("t", Faces::Five), Ok(Some(10)));
+        assert_eq!(value("7♦", Faces::Five), Ok(Some(7)));
+        assert_eq!(value("QH", Faces::Five), Ok(Some(5)));
+        assert_eq!(value("q", Faces::Rank), Ok(Some(12)));
+        assert_eq!(value("KD", Faces::Suit), Ok(Some(4)));
+        assert_eq!(value("js", Faces::Suit), Ok(Some(1)));
+        assert_eq!(value("13", Faces::Rank), Ok(Some(13)));
+        for joker in ["JK", "joker", "*", "Jk"] {
+            assert_eq!(Card::parse(joker), Ok(Card::Joker));
+        }
+    }
+
+    #[test]
+    fn bad_tokens_name_themselves() {
+        for bad in ["", "0", "14", "07", "1H", "11H", "X", "QX", "10ss", "-3", "♦"] {
+            let err = Card::parse(bad).unwrap_err();
+            assert!(err.to_string().contains(&format!("`{}`", bad)), "{err}");
+        }
+    }
+
+    #[test]
+    fn face_rules() {
+        assert!(matches!(
+            value("Q", Faces::Suit),
+            Err(CardError::NeedsSuit { .. })
+        ));
+        assert!(matches!(
+            value("12", Faces::Five),
+            Err(CardError::ValueOutOfRange { value: 12, .. })
+        ));
+        assert!(value("11", Faces::Suit).is_err());
+        assert_eq!(Card::parse("K").unwrap().value(Faces::Five), Ok(Some(5)));
+    }
+}

@@ -1,0 +1,517 @@
+//! One sub-hand's table: every value it reaches, each with the simplest way
+//! to make it, built from the tables of its smaller sub-hands.
+
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
+
+use crate::arith::{BinOp, Func, Outcome, Value, juxtapose};
+use crate::expr::{Cost, Top};
+use crate::hand::Hand;
+
+/// How a value was made, pointing into the tables it was made from, so a
+/// witness is rebuilt on demand instead of carried around as text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum How {
+    /// The hand's single card.
+    Card,
+    /// All the hand's cards side by side; card i is in bits 4i..4i+4.
+    Join { order: u32 },
+    /// `left op right`: `left` and `right` index `hand.proper_sub_hands()`,
+    /// `li` and `ri` their merged layers.
+    Binary {
+        op: BinOp,
+        left: u8,
+        right: u8,
+        li: u32,
+        ri: u32,
+    },
+    /// `f(arg)`, `arg` indexing this table's layer `level - 1`.
+    Unary { f: Func, level: u8, arg: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub cost: Cost,
+    pub how: How,
+}
+
+impl Step {
+    pub fn top(&self) -> Top {
+        match self.how {
+            How::Card | How::Join { .. } => Top::Number,
+            How::Binary { op, .. } => Top::of_binary(op),
+            How::Unary { f, .. } => Top::of_unary(f),
+        }
+    }
+}
+
+/// Values ascending, each with its step.
+#[derive(Debug, Default)]
+pub(crate) struct Layer {
+    pub values: Vec<Value>,
+    pub steps: Vec<Step>,
+}
+
+impl Layer {
+    pub fn find(&self, v: Value) -> Option<usize> {
+        self.values.binary_search(&v).ok()
+    }
+
+    fn from_map<T>(map: FxHashMap<Value, T>, step: impl Fn(T) -> Step) -> Layer {
+        let mut all: Vec<(Value, T)> = map.into_iter().collect();
+        all.sort_unstable_by_key(|(v, _)| *v);
+        let mut layer = Layer {
+            values: Vec::with_capacity(all.len()),
+            steps: Vec::with_capacity(all.len()),
+        };
+        for (v, t) in all {
+            layer.values.push(v);
+            layer.steps.push(step(t));
+        }
+        layer
+    }
+}
+
+/// A sub-hand's table.
+#[derive(Debug, Default)]
+pub struct Table {
+    /// The best step for each value over all function levels: what parents use.
+    pub(crate) merged: Layer,
+    /// With functions on, layer j holds the values whose step ends in exactly
+    /// j nested functions (j = 0..=depth); empty otherwise (merged is layer 0).
+    pub(crate) levels: Vec<Layer>,
+    /// Operations at this sub-hand whose result was beyond the bound.
+    pub(crate) pruned: u64,
+}
+
+/// A split of a hand into two sub-hands, `x` the part with more cards.
+#[derive(Clone, Copy)]
+struct Split {
+    x: Hand,
+    y: Hand,
+    xs: u8,
+    ys: u8,
+    same: bool,
+}
+
+/// Every unordered split of `hand` in the fixed enumeration order: the
+/// larger part first, then by the parts' keys.
+fn splits(hand: Hand) -> Vec<Split> {
+    let subs = hand.proper_sub_hands();
+    let index = |h: Hand| subs.iter().position(|&s| s == h).expect("sub-hand") as u8;
+    let mut out: Vec<Split> = subs
+        .iter()
+        .map(|&a| (a, hand.minus(a)))
+        .filter(|&(a, b)| (a.len(), b.key()) > (b.len(), a.key()) || a == b)
+        .map(|(x, y)| Split {
+            x,
+            y,
+            xs: index(x),
+            ys: index(y),
+            same: x == y,
+        })
+        .collect();
+    out.sort_by_key(|s| (std::cmp::Reverse(s.x.len()), s.x.key()));
+    out
+}
+
+/// What a table is built with: the operations in force and the bound.
+pub(crate) struct Build<'a> {
+    pub ops: &'a [BinOp],
+    pub functions: &'a [Func],
+    pub depth: u8,
+    pub juxtapose: bool,
+    pub bound: u64,
+}
+
+/// One operand: which sub-hand, which entry of its merged layer.
+#[derive(Clone, Copy)]
+struct Operand {
+    sub: u8,
+    index: u32,
+    value: Value,
+    step: Step,
+}
+
+impl Operand {
+    fn at(sub: u8, layer: &Layer, index: usize) -> Operand {
+        Operand {
+            sub,
+            index: index as u32,
+            value: layer.values[index],
+            step: layer.steps[index],
+        }
+    }
+}
+
+/// The step for `x op y`. For + and × the operands are ordered so that the
+/// printed witness is simplest, then with the larger value first.
+fn binary_step(op: BinOp, x: &Operand, y: &Operand) -> Step {
+    let cost = |l: &Operand, r: &Operand| {
+        Cost::binary(op, (l.step.cost, l.step.top()), (r.step.cost, r.step.top()))
+    };
+    let (mut l, mut r, mut best) = (x, y, cost(x, y));
+    if op.is_commutative() {
+        let swapped = cost(y, x);
+        if (swapped, std::cmp::Reverse(y.value)) < (best, std::cmp::Reverse(x.value)) {
+            (l, r, best) = (y, x, swapped);
+        }
+    }
+    Step {
+        cost: best,
+        how: How::Binary {
+            op,
+            left: l.sub,
+            right: r.sub,
+            li: l.index,
+            ri: r.index,
+        },
+    }
+}
+
+/// The best step seen for each value; on equal cost the first one offered
+/// wins, which makes the enumeration order the tie-break.
+#[derive(Default)]
+struct Best {
+    map: FxHashMap<Value, Step>,
+    pruned: u64,
+}
+
+impl Best {
+    fn offer(&mut self, value: Value, step: Step) {
+        match self.map.entry(value) {
+            Entry::Occupied(mut e) => {
+                if step.cost < e.get().cost {
+                    e.insert(step);
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(step);
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
+        match op.apply(x.value, y.value, bound) {
+            Outcome::Exact(v) => self.offer(v, binary_step(op, x, y)),
+            Outcome::Pruned => self.pruned += 1,
+            Outcome::Undefined => {}
+        }
+    }
+}
+
+/// Where a candidate stands in the full enumeration order, so that the
+/// targeted prime search breaks ties exactly as the full search does.
+type Position = (u8, u32, u32, u8, u8);
+
+impl Build<'_> {
+    /// Builds the full table of `hand`; `get` gives the table of any proper
+    /// sub-hand.
+    pub fn table<'t>(&self, hand: Hand, get: impl Fn(Hand) -> &'t Table) -> Table {
+        let mut level0 = Best::default();
+        let values = hand.values();
+        if let [card] = values[..] {
+            let step = Step {
+                cost: Cost::default(),
+                how: How::Card,
+            };
+            level0.offer(card.into(), step);
+        } else {
+            if self.juxtapose {
+                let (joins, pruned) = self.joins(&values);
+                level0.pruned += pruned;
+                for (v, step) in joins {
+                    level0.offer(v, step);
+                }
+            }
+            for split in splits(hand) {
+                self.split_all(split, &get, &mut level0);
+            }
+        }
+        let mut pruned = level0.pruned;
+        let layer0 = Layer::from_map(level0.map, |s| s);
+        if self.functions.is_empty() {
+            return Table {
+                merged: layer0,
+                levels: Vec::new(),
+                pruned,
+            };
+        }
+        let mut levels = vec![layer0];
+        for level in 1..=self.depth {
+            let below = &levels[usize::from(level) - 1];
+            if below.values.is_empty() {
+                break;
+            }
+            let mut next = Best::default();
+            for (i, (&v, step)) in below.values.iter().zip(&below.steps).enumerate() {
+                for &f in self.functions {
+                    match f.apply(v, self.bound) {
+                        Outcome::Exact(w) => next.offer(
+                            w,
+                            Step {
+                                cost: Cost::unary(f, (step.cost, step.top())),
+                                how: How::Unary {
+                                    f,
+                                    level,
+                                    arg: i as u32,
+                                },
+                            },
+                        ),
+                        Outcome::Pruned => next.pruned += 1,
+                        Outcome::Undefined => {}
+                    }
+                }
+            }
+            pruned += next.pruned;
+            levels.push(Layer::from_map(next.map, |s| s));
+        }
+        // The merged layer: lower levels win ties.
+        let mut merged = Best::default();
+        for layer in &levels {
+            for (&v, &step) in layer.values.iter().zip(&layer.steps) {
+                merged.offer(v, step);
+            }
+        }
+        Table {
+            merged: Layer::from_map(merged.map, |s| s),
+            levels,
+            pruned,
+        }
+    }
+
+    /// Every distinct order of the cards, written side by side.
+    fn joins(&self, values: &[u8]) -> (Vec<(Value, Step)>, u64) {
+        let (mut out, mut pruned) = (Vec::new(), 0);
+        let mut order = values.to_vec(); // ascending: the first permutation
+        loop {
+            match juxtapose(&order, self.bound) {
+                Outcome::Exact(v) => {
+                    let code = order
+                        .iter()
+                        .enumerate()
+                        .fold(0u32, |acc, (i, &c)| acc | u32::from(c) << (4 * i));
+                    let step = Step {
+                        cost: Cost::join(order.len()),
+                        how: How::Join { order: code },
+                    };
+                    out.push((v, step));
+                }
+                _ => pruned += 1,
+            }
+            if !next_permutation(&mut order) {
+                return (out, pruned);
+            }
+        }
+    }
+
+    /// Every pair of values of one split, every operation.
+    fn split_all<'t>(&self, split: Split, get: &impl Fn(Hand) -> &'t Table, out: &mut Best) {
+        let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+        for i in 0..tx.values.len() {
+            let x = Operand::at(split.xs, tx, i);
+            for j in 0..ty.values.len() {
+                let y = Operand::at(split.ys, ty, j);
+                for &op in self.ops {
+                    if op.is_commutative() {
+                        // With equal sides, (a, b) and (b, a) are one pair.
+                        if !split.same || j >= i {
+                            out.binary(op, &x, &y, self.bound);
+                        }
+                    } else {
+                        out.binary(op, &x, &y, self.bound);
+                        if !split.same {
+                            out.binary(op, &y, &x, self.bound);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The primes up to `max_prime` that `hand` reaches, with the same
+    /// witnesses the full table would give, found by looking up the partner
+    /// of each operand instead of trying every pair. `None` when the rules
+    /// or the bound need the full search (functions, powers, or operations
+    /// at this hand that could leave the bound).
+    pub fn primes<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        max_prime: u64,
+        is_prime: impl Fn(Value) -> bool,
+    ) -> Option<Table> {
+        if !self.functions.is_empty() || self.ops.iter().any(|op| op > &BinOp::Div) {
+            return None;
+        }
+        let splits = splits(hand);
+        if hand.len() < 2 || !splits.iter().all(|s| self.in_bound(get(s.x), get(s.y))) {
+            return None;
+        }
+        let max = Value::from(max_prime);
+        let wanted = |v: Value| (2..=max).contains(&v) && is_prime(v);
+        let mut found: FxHashMap<Value, (Cost, Position, Step)> = FxHashMap::default();
+        let mut offer = |v: Value, step: Step, pos: Position| match found.entry(v) {
+            Entry::Occupied(mut e) => {
+                if (step.cost, pos) < (e.get().0, e.get().1) {
+                    e.insert((step.cost, pos, step));
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert((step.cost, pos, step));
+            }
+        };
+        let mut pruned = 0;
+        if self.juxtapose {
+            let (joins, p) = self.joins(&hand.values());
+            pruned = p;
+            for (n, (v, step)) in joins.into_iter().enumerate() {
+                if wanted(v) {
+                    offer(v, step, (0, 0, n as u32, 0, 0));
+                }
+            }
+        }
+        for (k, split) in splits.iter().enumerate() {
+            let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+            // Walk the shorter side; look its partners up in the longer one.
+            let walk_x = tx.values.len() <= ty.values.len();
+            let (walk, other) = if walk_x { (tx, ty) } else { (ty, tx) };
+            for w in 0..walk.values.len() {
+                let s = walk.values[w];
+                for (op_index, &op) in self.ops.iter().enumerate() {
+                    // dir 0: walked value on the left; dir 1: on the right.
+                    for dir in 0..2u8 {
+                        if op.is_commutative() && dir == 1 {
+                            continue;
+                        }
+                        for o in partners(op, dir == 1, s, max, other) {
+                            let (i, j) = if walk_x { (w, o) } else { (o, w) };
+                            let (ax, ay) = (
+                                Operand::at(split.xs, tx, i),
+                                Operand::at(split.ys, ty, j),
+                            );
+                            // Which of x, y stands on the left of `op`.
+                            let x_left = walk_x == (dir == 0);
+                            let (l, r) = if x_left { (ax, ay) } else { (ay, ax) };
+                            let Outcome::Exact(v) = op.apply(l.value, r.value, self.bound) else {
+                                continue;
+                            };
+                            if !wanted(v) {
+                                continue;
+                            }
+                            let (step, pos) = if split.same {
+                                // Only x op y is enumerated, (i, j) ordered for + and ×.
+                                let (l, r) = if op.is_commutative() && l.index > r.index {
+                                    (r, l)
+                                } else {
+                                    (l, r)
+                                };
+                                let (l, r) = (
+                                    Operand { sub: split.xs, ..l },
+                                    Operand { sub: split.ys, ..r },
+                                );
+                                (binary_step(op, &l, &r), (k as u8 + 1, l.index, r.index, op_index as u8, 0))
+                            } else if op.is_commutative() {
+                                (binary_step(op, &ax, &ay), (k as u8 + 1, ax.index, ay.index, op_index as u8, 0))
+                            } else {
+                                let d = u8::from(!x_left);
+                                (binary_step(op, &l, &r), (k as u8 + 1, ax.index, ay.index, op_index as u8, d))
+                            };
+                            offer(v, step, pos);
+                        }
+                    }
+                }
+            }
+        }
+        Some(Table {
+            merged: Layer::from_map(found, |(_, _, step)| step),
+            levels: Vec::new(),
+            pruned,
+        })
+    }
+
+    /// Whether no +, −, × or ÷ of a value from `a` and one from `b` can
+    /// leave the bound.
+    fn in_bound(&self, a: &Table, b: &Table) -> bool {
+        let max_abs = |t: &Table| {
+            let v = &t.merged.values;
+            v.first().map_or(0, |f| f.unsigned_abs()).max(v.last().map_or(0, |l| l.unsigned_abs()))
+        };
+        let (a, b) = (max_abs(a), max_abs(b));
+        let bound = u128::from(self.bound);
+        a + b <= bound && a.checked_mul(b).is_some_and(|p| p <= bound)
+    }
+}
+
+/// The indexes in `other` of every value t such that `s op t` (or `t op s`
+/// when `s_right`) may be a prime up to `max`.
+fn partners(op: BinOp, s_right: bool, s: Value, max: Value, other: &Layer) -> Vec<usize> {
+    let range = |lo: Value, hi: Value| {
+        let start = other.values.partition_point(|&t| t < lo);
+        let end = other.values.partition_point(|&t| t <= hi);
+        (start..end).collect::<Vec<usize>>()
+    };
+    let each = |targets: &mut dyn Iterator<Item = Value>| {
+        targets.filter_map(|t| other.find(t)).collect::<Vec<usize>>()
+    };
+    match (op, s_right) {
+        (BinOp::Add, _) => range(2 - s, max - s),
+        (BinOp::Sub, false) => range(s - max, s - 2), // s − t
+        (BinOp::Sub, true) => range(s + 2, s + max),  // t − s
+        (BinOp::Mul, _) => match s {
+            1 => range(2, max),
+            -1 => range(-max, -2),
+            _ if s.abs() <= max => each(&mut [s.signum()].into_iter()),
+            _ => Vec::new(),
+        },
+        (BinOp::Div, false) => {
+            // s ÷ t = p: t = s / p for each p dividing s.
+            each(&mut (2..=max.min(s.abs())).filter(|&p| s % p == 0).map(|p| s / p))
+        }
+        (BinOp::Div, true) if s != 0 => {
+            // t ÷ s = p: t = p s.
+            each(&mut (2..=max).map(|p| p * s))
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Rearranges into the next lexicographic permutation; false after the last.
+fn next_permutation(xs: &mut [u8]) -> bool {
+    let Some(i) = xs.windows(2).rposition(|w| w[0] < w[1]) else {
+        return false;
+    };
+    let j = xs.iter().rposition(|&x| x > xs[i]).expect("a larger element");
+    xs.swap(i, j);
+    xs[i + 1..].reverse();
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations_are_distinct_and_complete() {
+        let mut xs = vec![1, 1, 2];
+        let mut seen = vec![xs.clone()];
+        while next_permutation(&mut xs) {
+            seen.push(xs.clone());
+        }
+        assert_eq!(seen, vec![vec![1, 1, 2], vec![1, 2, 1], vec![2, 1, 1]]);
+    }
+
+    #[test]
+    fn splits_cover_each_unordered_pair_once() {
+        let h = Hand::from_values(&[4, 6, 8]);
+        let s = splits(h);
+        assert_eq!(s.len(), 3);
+        assert!(s.iter().all(|s| s.x.len() == 2 && s.y.len() == 1));
+        let h = Hand::from_values(&[5, 5, 5, 5]);
+        let s = splits(h);
+        // {5,5,5}|{5} and {5,5}|{5,5}
+        assert_eq!(s.len(), 2);
+        assert!(s[1].same);
+    }
+}

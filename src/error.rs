@@ -1,0 +1,44 @@
+//! The library's error types: bad cards, bad hands, bad rules, bad claims.
+
+use thiserror::Error;
+
+use crate::rules::Faces;
+
+/// The forms a card token may take, for error messages.
+pub const CARD_FORMS: &str = "a value 1-13, a card A 2-10 T J Q K with an optional suit S H C D \
+     (QH, 10s, 7♦), or a Joker (JK, JOKER, *)";
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CardError {
+    #[error("bad card `{token}`: expected {CARD_FORMS}")]
+    BadToken { token: String },
+    #[error("card `{token}` needs its suit under --faces suit (e.g. {token}H)")]
+    NeedsSuit { token: String },
+    #[error(
+        "card value {value} cannot be dealt under --faces {}: cards count 1-{}{}",
+        faces.name(),
+        faces.max_value(),
+        if *faces == Faces::Rank { "" } else { " (use --faces rank for J = 11, Q = 12, K = 13)" }
+    )]
+    ValueOutOfRange { value: u8, faces: Faces },
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum HandError {
+    #[error(transparent)]
+    Card(#[from] CardError),
+    #[error("a hand needs {min} to {max} cards, got {got}")]
+    Size { got: usize, min: usize, max: usize },
+    #[error("a hand of Jokers only has no value: a Joker copies the highest other card")]
+    AllJokers,
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum RulesError {
+    #[error("function depth {0} is out of range: use 1 to {max}", max = crate::rules::MAX_FUNCTION_DEPTH)]
+    FunctionDepth(u8),
+    #[error("max value {0} is too small: every card must fit, so use at least 13")]
+    MaxValue(u64),
+    #[error("max prime {0} is too small: the lowest prime is 2")]
+    MaxPrime(u64),
+}

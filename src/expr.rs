@@ -1,0 +1,299 @@
+//! Expression trees over card values: evaluation, the cost that makes one
+//! witness simpler than another, and printing with minimal parentheses.
+
+use std::fmt::Write as _;
+
+use crate::arith::{BinOp, Func, Outcome, juxtapose};
+
+/// An expression that uses each card of a hand once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// One card's value.
+    Card(u8),
+    /// Two or more cards written side by side, in this order.
+    Join(Vec<u8>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(Func, Box<Expr>),
+}
+
+/// What stands at the top of an expression: it decides where a parent
+/// needs parentheses around it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Top {
+    /// A numeral: a card or juxtaposed cards.
+    Number,
+    /// Function-call notation that brackets itself: `T(x)`, `√x`, `root(x, n)`.
+    Call,
+    /// A postfix factorial, `x!`.
+    Fact,
+    /// An infix operator.
+    Op(BinOp),
+}
+
+impl Top {
+    pub fn of_binary(op: BinOp) -> Top {
+        if op == BinOp::Root { Top::Call } else { Top::Op(op) }
+    }
+
+    pub fn of_unary(f: Func) -> Top {
+        if f == Func::Fact { Top::Fact } else { Top::Call }
+    }
+}
+
+/// Whether `child` needs parentheses as the left or right operand of
+/// `parent`. Beyond the usual precedence rules, a product or quotient under
+/// ÷ and a quotient under × are always bracketed, so that a player never
+/// has to know that × and ÷ go left to right: `(6 × 4) ÷ 8`.
+pub fn needs_parens(parent: BinOp, right: bool, child: Top) -> bool {
+    use BinOp::*;
+    let Top::Op(child) = child else {
+        return false;
+    };
+    match parent {
+        Root => false,
+        Pow => true,
+        Add | Sub => right && matches!(child, Add | Sub),
+        Mul => match child {
+            Add | Sub | Div => true,
+            Mul => right,
+            Pow | Root => false,
+        },
+        Div => !matches!(child, Pow | Root),
+    }
+}
+
+/// Whether `child` needs parentheses before a factorial sign: `(5 + 3)!`, `(3!)!`.
+pub fn fact_needs_parens(child: Top) -> bool {
+    matches!(child, Top::Op(_) | Top::Fact)
+}
+
+/// How simple an expression is: fewest operations first, then the lightest
+/// operations (a weight per operator), then fewest parentheses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cost {
+    pub ops: u8,
+    pub weight: u16,
+    pub parens: u8,
+}
+
+impl Cost {
+    /// The weight of each operator: + and − are the easiest calls.
+    pub fn binary_weight(op: BinOp) -> u16 {
+        match op {
+            BinOp::Add | BinOp::Sub => 1,
+            BinOp::Mul | BinOp::Div => 2,
+            BinOp::Pow => 3,
+            BinOp::Root => 4,
+        }
+    }
+
+    pub fn unary_weight(f: Func) -> u16 {
+        match f {
+            Func::Tri => 3,
+            Func::Sqrt | Func::Fact => 4,
+        }
+    }
+
+    /// Juxtaposing `n` cards costs `n - 1` operations of weight 3.
+    pub fn join(n: usize) -> Cost {
+        let joins = n.saturating_sub(1);
+        Cost {
+            ops: joins as u8,
+            weight: 3 * joins as u16,
+            parens: 0,
+        }
+    }
+
+    pub fn binary(op: BinOp, left: (Cost, Top), right: (Cost, Top)) -> Cost {
+        let parens =
+            u8::from(needs_parens(op, false, left.1)) + u8::from(needs_parens(op, true, right.1));
+        Cost {
+            ops: left.0.ops + right.0.ops + 1,
+            weight: left.0.weight + right.0.weight + Self::binary_weight(op),
+            parens: left.0.parens + right.0.parens + parens,
+        }
+    }
+
+    pub fn unary(f: Func, arg: (Cost, Top)) -> Cost {
+        let parens = u8::from(f == Func::Fact && fact_needs_parens(arg.1));
+        Cost {
+            ops: arg.0.ops + 1,
+            weight: arg.0.weight + Self::unary_weight(f),
+            parens: arg.0.parens + parens,
+        }
+    }
+}
+
+impl Expr {
+    pub fn top(&self) -> Top {
+        match self {
+            Expr::Card(_) | Expr::Join(_) => Top::Number,
+            Expr::Binary(op, ..) => Top::of_binary(*op),
+            Expr::Unary(f, _) => Top::of_unary(*f),
+        }
+    }
+
+    /// The exact value, or why there is none.
+    pub fn eval(&self, bound: u64) -> Outcome {
+        match self {
+            Expr::Card(v) => Outcome::Exact((*v).into()),
+            Expr::Join(cards) => juxtapose(cards, bound),
+            Expr::Binary(op, a, b) => match (a.eval(bound), b.eval(bound)) {
+                (Outcome::Exact(a), Outcome::Exact(b)) => op.apply(a, b, bound),
+                (Outcome::Pruned, _) | (_, Outcome::Pruned) => Outcome::Pruned,
+                _ => Outcome::Undefined,
+            },
+            Expr::Unary(f, a) => match a.eval(bound) {
+                Outcome::Exact(a) => f.apply(a, bound),
+                other => other,
+            },
+        }
+    }
+
+    /// The card values the expression uses, ascending.
+    pub fn cards(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.collect_cards(&mut out);
+        out.sort_unstable();
+        out
+    }
+
+    fn collect_cards(&self, out: &mut Vec<u8>) {
+        match self {
+            Expr::Card(v) => out.push(*v),
+            Expr::Join(cards) => out.extend(cards),
+            Expr::Binary(_, a, b) => {
+                a.collect_cards(out);
+                b.collect_cards(out);
+            }
+            Expr::Unary(_, a) => a.collect_cards(out),
+        }
+    }
+
+    pub fn cost(&self) -> Cost {
+        match self {
+            Expr::Card(_) => Cost::default(),
+            Expr::Join(cards) => Cost::join(cards.len()),
+            Expr::Binary(op, a, b) => Cost::binary(*op, (a.cost(), a.top()), (b.cost(), b.top())),
+            Expr::Unary(f, a) => Cost::unary(*f, (a.cost(), a.top())),
+        }
+    }
+
+    /// The expression as a player says it: `(6 × 4) ÷ 8`, `2^6 + 3`,
+    /// `6 + T(5 + 8)`; `ascii` prints `* / ^` and `sqrt(x)`.
+    pub fn render(&self, ascii: bool) -> String {
+        let mut out = String::new();
+        self.write(&mut out, ascii);
+        out
+    }
+
+    fn write(&self, out: &mut String, ascii: bool) {
+        match self {
+            Expr::Card(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Expr::Join(cards) => {
+                for v in cards {
+                    let _ = write!(out, "{v}");
+                }
+            }
+            Expr::Binary(BinOp::Root, x, n) => {
+                out.push_str("root(");
+                x.write(out, ascii);
+                out.push_str(", ");
+                n.write(out, ascii);
+                out.push(')');
+            }
+            Expr::Binary(op, a, b) => {
+                a.write_operand(out, ascii, needs_parens(*op, false, a.top()));
+                if *op == BinOp::Pow {
+                    out.push('^');
+                } else {
+                    let _ = write!(out, " {} ", op.symbol(ascii));
+                }
+                b.write_operand(out, ascii, needs_parens(*op, true, b.top()));
+            }
+            Expr::Unary(Func::Tri, a) => {
+                out.push_str("T(");
+                a.write(out, ascii);
+                out.push(')');
+            }
+            Expr::Unary(Func::Sqrt, a) => {
+                let bare = !ascii && a.top() == Top::Number;
+                out.push_str(if ascii { "sqrt" } else { "√" });
+                a.write_operand(out, ascii, !bare);
+            }
+            Expr::Unary(Func::Fact, a) => {
+                a.write_operand(out, ascii, fact_needs_parens(a.top()));
+                out.push('!');
+            }
+        }
+    }
+
+    fn write_operand(&self, out: &mut String, ascii: bool, parens: bool) {
+        if parens {
+            out.push('(');
+        }
+        self.write(out, ascii);
+        if parens {
+            out.push(')');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use BinOp::*;
+
+    fn card(v: u8) -> Box<Expr> {
+        Box::new(Expr::Card(v))
+    }
+    fn bin(op: BinOp, a: Box<Expr>, b: Box<Expr>) -> Box<Expr> {
+        Box::new(Expr::Binary(op, a, b))
+    }
+
+    #[test]
+    fn renders_like_a_player() {
+        let e = bin(Div, bin(Mul, card(6), card(4)), card(8));
+        assert_eq!(e.render(false), "(6 × 4) ÷ 8");
+        assert_eq!(e.render(true), "(6 * 4) / 8");
+        let e = bin(Add, bin(Pow, card(2), card(6)), card(3));
+        assert_eq!(e.render(false), "2^6 + 3");
+        let e = bin(Add, card(6), Box::new(Expr::Unary(Func::Tri, bin(Add, card(5), card(8)))));
+        assert_eq!(e.render(false), "6 + T(5 + 8)");
+        let e = bin(Add, Box::new(Expr::Join(vec![7, 8])), card(5));
+        assert_eq!(e.render(false), "78 + 5");
+        let e = bin(Sub, card(5), bin(Sub, card(5), card(5)));
+        assert_eq!(e.render(false), "5 − (5 − 5)");
+        let e = bin(Sub, bin(Sub, card(9), card(5)), card(2));
+        assert_eq!(e.render(false), "9 − 5 − 2");
+        let e = Expr::Unary(Func::Fact, bin(Add, card(1), card(2)));
+        assert_eq!(e.render(false), "(1 + 2)!");
+        let e = Expr::Unary(Func::Sqrt, card(9));
+        assert_eq!((e.render(false), e.render(true)), ("√9".into(), "sqrt(9)".into()));
+        let e = bin(Root, card(8), card(3));
+        assert_eq!(e.render(false), "root(8, 3)");
+        let e = bin(Pow, bin(Pow, card(2), card(3)), card(2));
+        assert_eq!(e.render(false), "(2^3)^2");
+    }
+
+    #[test]
+    fn cost_counts_operations_then_weight_then_parens() {
+        let plain = bin(Sub, bin(Add, card(5), card(5)), card(5));
+        let nested = bin(Add, card(5), bin(Sub, card(5), card(5)));
+        let times = bin(Div, bin(Mul, card(5), card(5)), card(5));
+        assert!(plain.cost() < nested.cost());
+        assert!(nested.cost() < times.cost());
+        assert_eq!(times.cost(), Cost { ops: 2, weight: 4, parens: 1 });
+    }
+
+    #[test]
+    fn eval_is_exact() {
+        let e = bin(Div, bin(Mul, card(7), card(9)), card(2));
+        assert_eq!(e.eval(u64::MAX), Outcome::Undefined);
+        let e = bin(Div, bin(Mul, card(6), card(4)), card(8));
+        assert_eq!(e.eval(u64::MAX), Outcome::Exact(3));
+        assert_eq!(e.cards(), vec![4, 6, 8]);
+    }
+}

@@ -1,0 +1,205 @@
+//! A hand: the multiset of values on the visible cards (1 to 6 of them),
+//! stored as one count per value so that sub-hands are cheap to enumerate.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use crate::card::Card;
+use crate::error::HandError;
+use crate::rules::Faces;
+
+/// The most cards a hand may hold (`--cards` 2-6).
+pub const MAX_CARDS: usize = 6;
+/// The fewest cards a player's hand may hold.
+pub const MIN_CARDS: usize = 2;
+/// The highest value any card can count.
+pub const MAX_CARD_VALUE: u8 = 13;
+
+/// A multiset of card values 1-13, at most six of them: four bits of count
+/// per value, value 1 in the lowest bits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Hand(u64);
+
+impl Hand {
+    /// The hand holding exactly these values (each 1-13, at most six).
+    /// Panics on values out of range: callers validate tokens first.
+    pub fn from_values(values: &[u8]) -> Hand {
+        assert!(values.len() <= MAX_CARDS, "too many cards");
+        let mut hand = Hand(0);
+        for &v in values {
+            assert!((1..=MAX_CARD_VALUE).contains(&v), "card value {v}");
+            hand.0 += 1 << Self::shift(v);
+        }
+        hand
+    }
+
+    /// The hand the visible `cards` make under `faces`, Jokers resolved.
+    pub fn from_cards(cards: &[Card], faces: Faces) -> Result<Hand, HandError> {
+        if !(MIN_CARDS..=MAX_CARDS).contains(&cards.len()) {
+            return Err(HandError::Size {
+                got: cards.len(),
+                min: MIN_CARDS,
+                max: MAX_CARDS,
+            });
+        }
+        let values = cards
+            .iter()
+            .map(|c| c.value(faces))
+            .collect::<Result<Vec<_>, _>>()?;
+        let highest = values.iter().flatten().max().copied();
+        let joker = highest.ok_or(HandError::AllJokers)?;
+        let resolved: Vec<u8> = values.iter().map(|v| v.unwrap_or(joker)).collect();
+        Ok(Hand::from_values(&resolved))
+    }
+
+    fn shift(v: u8) -> u32 {
+        4 * (u32::from(v) - 1)
+    }
+
+    /// How many cards of value `v`.
+    pub fn count(self, v: u8) -> usize {
+        ((self.0 >> Self::shift(v)) & 0xF) as usize
+    }
+
+    pub fn len(self) -> usize {
+        (1..=MAX_CARD_VALUE).map(|v| self.count(v)).sum()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The values, ascending.
+    pub fn values(self) -> Vec<u8> {
+        (1..=MAX_CARD_VALUE)
+            .flat_map(|v| std::iter::repeat_n(v, self.count(v)))
+            .collect()
+    }
+
+    /// The cards of `self` not in `part` (`part` must be a sub-hand).
+    pub fn minus(self, part: Hand) -> Hand {
+        debug_assert!(part.is_within(self));
+        Hand(self.0 - part.0)
+    }
+
+    /// Whether every card of `self` is in `other`.
+    pub fn is_within(self, other: Hand) -> bool {
+        (1..=MAX_CARD_VALUE).all(|v| self.count(v) <= other.count(v))
+    }
+
+    /// Every non-empty sub-hand except the whole hand, each once.
+    pub fn proper_sub_hands(self) -> Vec<Hand> {
+        let mut subs = vec![Hand(0)];
+        for v in 1..=MAX_CARD_VALUE {
+            let n = self.count(v) as u64;
+            if n == 0 {
+                continue;
+            }
+            subs = subs
+                .iter()
+                .flat_map(|s| (0..=n).map(move |k| Hand(s.0 + (k << Self::shift(v)))))
+                .collect();
+        }
+        subs.retain(|s| !s.is_empty() && *s != self);
+        subs
+    }
+
+    /// A raw key that identifies the hand (for compact storage).
+    pub fn key(self) -> u64 {
+        self.0
+    }
+
+    pub fn from_key(key: u64) -> Hand {
+        Hand(key)
+    }
+}
+
+impl Ord for Hand {
+    /// Hands sort as their ascending value lists do: `1 1 2` < `1 2` < `2`.
+    fn cmp(&self, other: &Hand) -> Ordering {
+        self.values().cmp(&other.values())
+    }
+}
+
+impl PartialOrd for Hand {
+    fn partial_cmp(&self, other: &Hand) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Hand {
+    /// Values ascending, space-separated: `4 6 8`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text: Vec<String> = self.values().iter().map(u8::to_string).collect();
+        f.write_str(&text.join(" "))
+    }
+}
+
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hand[{self}]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(tokens: &[&str]) -> Vec<Card> {
+        tokens.iter().map(|t| Card::parse(t).unwrap()).collect()
+    }
+
+    #[test]
+    fn jokers_copy_the_highest_other_card() {
+        let h = Hand::from_cards(&cards(&["3", "JK", "9"]), Faces::Five).unwrap();
+        assert_eq!(h.values(), vec![3, 9, 9]);
+        let h = Hand::from_cards(&cards(&["JK", "*", "Q"]), Faces::Rank).unwrap();
+        assert_eq!(h.values(), vec![12, 12, 12]);
+        assert_eq!(
+            Hand::from_cards(&cards(&["JK", "JK"]), Faces::Five),
+            Err(HandError::AllJokers)
+        );
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(matches!(
+            Hand::from_cards(&cards(&["3"]), Faces::Five),
+            Err(HandError::Size { got: 1, .. })
+        ));
+        let seven = cards(&["1", "2", "3", "4", "5", "6", "7"]);
+        assert!(matches!(
+            Hand::from_cards(&seven, Faces::Five),
+            Err(HandError::Size { got: 7, .. })
+        ));
+    }
+
+    #[test]
+    fn sub_hands_are_distinct_multisets() {
+        let h = Hand::from_values(&[5, 5, 5]);
+        let subs = h.proper_sub_hands();
+        assert_eq!(subs.len(), 2); // {5}, {5,5}
+        let h = Hand::from_values(&[1, 2, 3, 4]);
+        assert_eq!(h.proper_sub_hands().len(), 14);
+        let h = Hand::from_values(&[2, 2, 3, 3, 3, 13]);
+        // (2+1)(3+1)(1+1) - 2 = 22
+        assert_eq!(h.proper_sub_hands().len(), 22);
+        for s in h.proper_sub_hands() {
+            assert!(s.is_within(h));
+            assert_eq!(s.len() + h.minus(s).len(), 6);
+        }
+    }
+
+    #[test]
+    fn order_and_display() {
+        let mut hands = vec![
+            Hand::from_values(&[2]),
+            Hand::from_values(&[1, 2]),
+            Hand::from_values(&[1, 1, 2]),
+            Hand::from_values(&[10, 13, 1]),
+        ];
+        hands.sort();
+        let text: Vec<String> = hands.iter().map(Hand::to_string).collect();
+        assert_eq!(text, ["1 1 2", "1 2", "1 10 13", "2"]);
+    }
+}

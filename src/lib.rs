@@ -1,0 +1,22 @@
+//! prime-solve: an exact solver and analyst for David Parlett's card game
+//! *Prime Time*. Cards → rules → expressions → enumeration → referee.
+
+pub mod arith;
+pub mod card;
+pub mod claim;
+pub mod engine;
+pub mod error;
+pub mod expr;
+pub mod hand;
+pub mod prime;
+pub mod referee;
+pub mod rules;
+
+pub use arith::{BinOp, Func, Outcome, Value};
+pub use card::Card;
+pub use engine::{Solution, Solver};
+pub use error::{CardError, HandError, RulesError};
+pub use expr::Expr;
+pub use hand::Hand;
+pub use rules::{Faces, Functions, Rules};
+pub use referee::{Fault, check};

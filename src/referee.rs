@@ -1,0 +1,377 @@
+//! The referee: rules on a player's claim like a strict opponent and names
+//! the first thing wrong with it.
+
+use thiserror::Error;
+
+use crate::arith::{BinOp, Func, Outcome, Value};
+use crate::claim::{Claim, ParseError};
+use crate::hand::Hand;
+use crate::prime::why_not_prime;
+use crate::rules::Rules;
+
+/// What is wrong with a claim, in the order the referee checks.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Fault {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A card is missing, used twice, or not in the hand.
+    #[error("{0}")]
+    Cards(String),
+    /// A division or root is not exact, or an operation has no value.
+    #[error("{0}")]
+    Inexact(String),
+    /// A value leaves the bound.
+    #[error("{0}")]
+    TooLarge(String),
+    /// An operation the house rules do not allow.
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error("{0}")]
+    NotPrime(String),
+    #[error("{0}")]
+    AboveCeiling(String),
+}
+
+/// Rules on `claim` for `hand`: the prime it makes, or the first fault.
+pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
+    let claim = Claim::parse(claim)?;
+    check_cards(hand, &claim, rules)?;
+    let value = eval(&claim, rules.max_value)?.value;
+    check_allowed(&claim, rules, 0)?;
+    if let Some(why) = why_not_prime(value) {
+        return Err(Fault::NotPrime(why));
+    }
+    if !rules.allows_prime(value) {
+        let max = rules.max_prime.unwrap_or(u64::MAX);
+        return Err(Fault::AboveCeiling(format!(
+            "{value} is above the highest prime allowed, {max} (use --high-primes to allow it)"
+        )));
+    }
+    Ok(value)
+}
+
+/// Each card exactly once; a literal is one card or, with juxtaposition,
+/// several cards written side by side.
+fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
+    let numbers = claim.numbers();
+    let mut left = [0usize; 14];
+    for v in hand.values() {
+        left[usize::from(v)] += 1;
+    }
+    if assign(&numbers, &mut left, rules.juxtapose) {
+        return Ok(());
+    }
+    // No assignment: explain with the plainest reading.
+    let in_hand = |v: u8| hand.count(v) > 0;
+    for &(value, text) in &numbers {
+        let single = u8::try_from(value).is_ok_and(in_hand);
+        let joined = split_cards(text)
+            .iter()
+            .any(|cards| cards.len() > 1 && cards.iter().all(|&c| in_hand(c)));
+        if !single && !(joined && rules.juxtapose) {
+            return Err(Fault::Cards(if joined {
+                format!(
+                    "{text} is not a card in the hand ({hand}): juxtaposing cards is not allowed (use --juxtapose)"
+                )
+            } else {
+                format!("{text} is not a card in the hand ({hand})")
+            }));
+        }
+    }
+    if rules.juxtapose {
+        let texts: Vec<&str> = numbers.iter().map(|&(_, t)| t).collect();
+        return Err(Fault::Cards(format!(
+            "the numbers {} do not use each card of the hand ({hand}) exactly once",
+            texts.join(", ")
+        )));
+    }
+    for v in 1..=13u8 {
+        let used = numbers.iter().filter(|&&(n, _)| n == u64::from(v)).count();
+        let have = hand.count(v);
+        if used > have {
+            let times = match used {
+                2 => "twice".to_string(),
+                n => format!("{n} times"),
+            };
+            return Err(Fault::Cards(format!(
+                "uses {v} {times}, but the hand ({hand}) has {}",
+                match have {
+                    1 => "one".to_string(),
+                    n => n.to_string(),
+                }
+            )));
+        }
+    }
+    let missing: Vec<String> = (1..=13u8)
+        .filter(|&v| numbers.iter().filter(|&&(n, _)| n == u64::from(v)).count() < hand.count(v))
+        .map(|v| v.to_string())
+        .collect();
+    Err(Fault::Cards(format!(
+        "does not use {}: every card of the hand ({hand}) must be used once",
+        missing.join(", ")
+    )))
+}
+
+/// Tries to give every literal its cards from `left` (counts by value).
+fn assign(numbers: &[(u64, &str)], left: &mut [usize; 14], juxtapose: bool) -> bool {
+    let Some(((_, text), rest)) = numbers.split_first() else {
+        return left.iter().all(|&n| n == 0);
+    };
+    let readings = if juxtapose {
+        split_cards(text)
+    } else {
+        text.parse::<u8>()
+            .ok()
+            .filter(|v| (1..=13).contains(v) && !text.starts_with('0'))
+            .map(|v| vec![vec![v]])
+            .unwrap_or_default()
+    };
+    for cards in readings {
+        if cards.iter().all(|&c| left[usize::from(c)] > 0) {
+            // Cards within one literal may repeat (55): take them one by one.
+            let mut taken = Vec::new();
+            let mut ok = true;
+            for &c in &cards {
+                if left[usize::from(c)] == 0 {
+                    ok = false;
+                    break;
+                }
+                left[usize::from(c)] -= 1;
+                taken.push(c);
+            }
+            if ok && assign(rest, left, juxtapose) {
+                return true;
+            }
+            for c in taken {
+                left[usize::from(c)] += 1;
+            }
+        }
+    }
+    false
+}
+
+/// Every way to read a literal as one card or several side by side: each
+/// part a value 1-13 without a leading zero.
+fn split_cards(text: &str) -> Vec<Vec<u8>> {
+    if text.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for len in 1..=2.min(text.len()) {
+        let (head, tail) = text.split_at(len);
+        match head.parse::<u8>() {
+            Ok(v @ 1..=13) if !head.starts_with('0') => {
+                for mut rest in split_cards(tail) {
+                    rest.insert(0, v);
+                    out.push(rest);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A value with how it is written, for messages.
+struct Shown {
+    value: Value,
+    text: String,
+}
+
+fn eval(claim: &Claim, bound: u64) -> Result<Shown, Fault> {
+    let too_large = |what: String| {
+        Fault::TooLarge(format!(
+            "{what} goes beyond ±{bound}, the largest value the rules allow"
+        ))
+    };
+    match claim {
+        Claim::Number { value, text, .. } => Ok(Shown {
+            value: Value::from(*value),
+            text: text.clone(),
+        }),
+        Claim::Binary(op, a, b) => {
+            let (a, b) = (eval(a, bound)?, eval(b, bound)?);
+            let shown = if *op == BinOp::Root {
+                format!("root({}, {})", a.value, b.value)
+            } else {
+                format!("{} {} {}", a.value, op.symbol(false), b.value)
+            };
+            match op.apply(a.value, b.value, bound) {
+                Outcome::Exact(value) => Ok(Shown {
+                    value,
+                    text: shown,
+                }),
+                Outcome::Pruned => Err(too_large(shown)),
+                Outcome::Undefined => Err(Fault::Inexact(undefined_binary(*op, a.value, b.value))),
+            }
+        }
+        Claim::Unary(f, a) => {
+            let a = eval(a, bound)?;
+            let shown = match f {
+                Func::Tri => format!("T({})", a.value),
+                Func::Sqrt => format!("√{}", a.value),
+                Func::Fact => format!("{}!", a.value),
+            };
+            match f.apply(a.value, bound) {
+                Outcome::Exact(value) => Ok(Shown {
+                    value,
+                    text: shown,
+                }),
+                Outcome::Pruned => Err(too_large(shown)),
+                Outcome::Undefined => Err(Fault::Inexact(match f {
+                    Func::Sqrt if a.value >= 0 => {
+                        format!("√{} is not exact: {} is not a square", a.value, a.value)
+                    }
+                    _ => format!("{shown} is undefined: {} needs n ≥ 0", f.name()),
+                })),
+            }
+        }
+    }
+}
+
+/// Why `a op b` has no value, in a player's words.
+fn undefined_binary(op: BinOp, a: Value, b: Value) -> String {
+    match op {
+        BinOp::Div if b == 0 => format!("{a} ÷ 0: division by zero"),
+        BinOp::Div => format!(
+            "{a} ÷ {b} is not exact: {} is not an integer",
+            fraction(a, b)
+        ),
+        BinOp::Pow if a == 0 && b == 0 => "0^0 is undefined".into(),
+        BinOp::Pow => format!("{a}^{b}: a negative power is a fraction"),
+        BinOp::Root if b < 2 => format!("root({a}, {b}): a root's degree must be at least 2"),
+        BinOp::Root if a < 0 => format!("root({a}, {b}): no root of a negative number"),
+        BinOp::Root => format!("root({a}, {b}) is not exact"),
+        BinOp::Add | BinOp::Sub | BinOp::Mul => unreachable!("always defined"),
+    }
+}
+
+/// `a / b` as a mixed number: `31½`, `3 1/3`, `-2½`.
+fn fraction(a: Value, b: Value) -> String {
+    let (a, b) = if b < 0 { (-a, -b) } else { (a, b) };
+    let sign = if a < 0 { "-" } else { "" };
+    let (whole, rest) = (a.abs() / b, a.abs() % b);
+    let g = gcd(rest, b);
+    let (n, d) = (rest / g, b / g);
+    let part = match (n, d) {
+        (1, 2) => "½".to_string(),
+        (1, 3) => "⅓".to_string(),
+        (2, 3) => "⅔".to_string(),
+        (1, 4) => "¼".to_string(),
+        (3, 4) => "¾".to_string(),
+        _ if whole == 0 => format!("{n}/{d}"),
+        _ => format!(" {n}/{d}"),
+    };
+    if whole == 0 {
+        format!("{sign}{part}")
+    } else {
+        format!("{sign}{whole}{part}")
+    }
+}
+
+fn gcd(a: Value, b: Value) -> Value {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Only operations the rules allow, functions nested no deeper than allowed.
+fn check_allowed(claim: &Claim, rules: &Rules, nested: u8) -> Result<(), Fault> {
+    match claim {
+        Claim::Number { .. } => Ok(()),
+        Claim::Binary(op, a, b) => {
+            if matches!(op, BinOp::Pow | BinOp::Root) && !rules.powers {
+                return Err(Fault::NotAllowed(
+                    "powers and roots are not allowed (use --powers)".into(),
+                ));
+            }
+            check_allowed(a, rules, 0)?;
+            check_allowed(b, rules, 0)
+        }
+        Claim::Unary(f, a) => {
+            if !rules.functions.contains(*f) {
+                return Err(Fault::NotAllowed(format!(
+                    "{} is not allowed (use --functions {})",
+                    match f {
+                        Func::Tri => "T(n)",
+                        Func::Sqrt => "√n",
+                        Func::Fact => "n!",
+                    },
+                    f.name()
+                )));
+            }
+            if nested + 1 > rules.function_depth {
+                return Err(Fault::NotAllowed(format!(
+                    "functions are nested {} deep on one value, but the rules allow {} \
+                     (use --function-depth)",
+                    nested + 1,
+                    rules.function_depth
+                )));
+            }
+            check_allowed(a, rules, nested + 1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Functions;
+
+    fn hand(v: &[u8]) -> Hand {
+        Hand::from_values(v)
+    }
+
+    fn fault(h: &[u8], claim: &str, rules: &Rules) -> String {
+        check(hand(h), claim, rules).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn valid_claims() {
+        let r = Rules::default();
+        assert_eq!(check(hand(&[4, 6, 8]), "(6 × 4) ÷ 8", &r), Ok(3));
+        assert_eq!(check(hand(&[4, 6, 8]), "6/(8/4)", &r), Ok(3));
+        assert_eq!(check(hand(&[5, 5, 5]), "(5+5)/5", &r), Ok(2));
+        let p = Rules { powers: true, ..r };
+        assert_eq!(check(hand(&[2, 3, 6]), "2^6 + 3", &p), Ok(67));
+        let t = Rules { functions: Functions::TRI, ..r };
+        assert_eq!(check(hand(&[5, 6, 8]), "6 + T(5 + 8)", &t), Ok(97));
+        let j = Rules { juxtapose: true, ..r };
+        assert_eq!(check(hand(&[5, 7, 8]), "78 + 5", &j), Ok(83));
+        let high = Rules { max_prime: None, ..j };
+        assert_eq!(check(hand(&[1, 3, 11]), "1 × 113", &high), Ok(113));
+    }
+
+    #[test]
+    fn faults_name_the_first_thing_wrong() {
+        let r = Rules::default();
+        let msg = fault(&[2, 7, 9], "7*9/2", &r);
+        assert!(msg.contains("63 ÷ 2 is not exact") && msg.contains("31½"), "{msg}");
+        assert_eq!(fault(&[2, 7, 9], "7 + 7 + 2", &r), "uses 7 twice, but the hand (2 7 9) has one");
+        assert!(fault(&[2, 7, 9], "7 + 2", &r).starts_with("does not use 9"));
+        assert!(fault(&[2, 7, 9], "7 + 2 + 10", &r).contains("10 is not a card"));
+        assert!(fault(&[7, 8, 5], "78 + 5", &r).contains("--juxtapose"));
+        assert_eq!(fault(&[7, 13, 1], "7 × 13 × 1", &Rules { faces: crate::Faces::Rank, ..r }), "91 = 7 × 13 is not prime");
+        assert!(fault(&[2, 3, 6], "2^6 + 3", &r).contains("--powers"));
+        assert!(fault(&[5, 6, 8], "6 + T(5 + 8)", &r).contains("--functions tri"));
+        let t = Rules { functions: Functions::TRI, ..r };
+        assert!(fault(&[1, 2, 3], "T(T(1+2)) + 3", &t).contains("nested 2 deep"));
+        let msg = fault(&[2, 4, 9], "9 / 2 + 4", &r);
+        assert!(msg.contains("9 ÷ 2 is not exact") && msg.contains("4½"), "{msg}");
+        assert!(fault(&[1, 2, 3], "3 / (2 - 2)", &r).contains("uses 2 twice"));
+        assert!(fault(&[1, 2, 2], "1 / (2 - 2)", &r).contains("division by zero"));
+        assert!(fault(&[10, 10, 1], "10 × 10 + 1", &r).contains("above the highest prime allowed, 97"));
+        assert!(fault(&[4, 6, 8], "6 * 4 / ", &r).contains("column 9"));
+    }
+
+    #[test]
+    fn juxtaposed_literals_take_their_cards() {
+        let j = Rules { juxtapose: true, max_prime: None, ..Rules::default() };
+        assert_eq!(check(hand(&[3, 10, 4]), "103 + 4", &j), Ok(107));
+        // 111 reads as 1|11 or 11|1, leaving the other 1: the cards are right.
+        assert!(matches!(check(hand(&[1, 1, 11]), "1 + 111", &j), Err(Fault::NotPrime(_))));
+        assert!(fault(&[3, 10, 4], "130 + 4", &j).contains("130 is not a card"));
+        assert!(fault(&[3, 10, 4], "103 + 103", &j).contains("exactly once"));
+        let mut readings = split_cards("1013");
+        readings.sort();
+        assert_eq!(readings, vec![vec![10, 1, 3], vec![10, 13]]);
+    }
+}
