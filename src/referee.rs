@@ -36,7 +36,7 @@ pub enum Fault {
 pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     let claim = Claim::parse(claim)?;
     check_cards(hand, &claim, rules)?;
-    let value = eval(&claim, rules.max_value)?.value;
+    let value = eval(&claim, rules.max_value)?;
     check_allowed(&claim, rules, 0)?;
     if let Some(why) = why_not_prime(value) {
         return Err(Fault::NotPrime(why));
@@ -172,56 +172,40 @@ fn split_cards(text: &str) -> Vec<Vec<u8>> {
     out
 }
 
-/// A value with how it is written, for messages.
-struct Shown {
-    value: Value,
-    text: String,
-}
-
-fn eval(claim: &Claim, bound: u64) -> Result<Shown, Fault> {
+/// The claim's exact value, or the first operation that has none.
+fn eval(claim: &Claim, bound: u64) -> Result<Value, Fault> {
     let too_large = |what: String| {
         Fault::TooLarge(format!(
             "{what} goes beyond ±{bound}, the largest value the rules allow"
         ))
     };
     match claim {
-        Claim::Number { value, text, .. } => Ok(Shown {
-            value: Value::from(*value),
-            text: text.clone(),
-        }),
+        Claim::Number { value, .. } => Ok(Value::from(*value)),
         Claim::Binary(op, a, b) => {
             let (a, b) = (eval(a, bound)?, eval(b, bound)?);
             let shown = if *op == BinOp::Root {
-                format!("root({}, {})", a.value, b.value)
+                format!("root({a}, {b})")
             } else {
-                format!("{} {} {}", a.value, op.symbol(false), b.value)
+                format!("{a} {} {b}", op.symbol(false))
             };
-            match op.apply(a.value, b.value, bound) {
-                Outcome::Exact(value) => Ok(Shown {
-                    value,
-                    text: shown,
-                }),
+            match op.apply(a, b, bound) {
+                Outcome::Exact(value) => Ok(value),
                 Outcome::Pruned => Err(too_large(shown)),
-                Outcome::Undefined => Err(Fault::Inexact(undefined_binary(*op, a.value, b.value))),
+                Outcome::Undefined => Err(Fault::Inexact(undefined_binary(*op, a, b))),
             }
         }
         Claim::Unary(f, a) => {
             let a = eval(a, bound)?;
             let shown = match f {
-                Func::Tri => format!("T({})", a.value),
-                Func::Sqrt => format!("√{}", a.value),
-                Func::Fact => format!("{}!", a.value),
+                Func::Tri => format!("T({a})"),
+                Func::Sqrt => format!("√{a}"),
+                Func::Fact => format!("{a}!"),
             };
-            match f.apply(a.value, bound) {
-                Outcome::Exact(value) => Ok(Shown {
-                    value,
-                    text: shown,
-                }),
+            match f.apply(a, bound) {
+                Outcome::Exact(value) => Ok(value),
                 Outcome::Pruned => Err(too_large(shown)),
                 Outcome::Undefined => Err(Fault::Inexact(match f {
-                    Func::Sqrt if a.value >= 0 => {
-                        format!("√{} is not exact: {} is not a square", a.value, a.value)
-                    }
+                    Func::Sqrt if a >= 0 => format!("√{a} is not exact: {a} is not a square"),
                     _ => format!("{shown} is undefined: {} needs n ≥ 0", f.name()),
                 })),
             }

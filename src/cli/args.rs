@@ -1,0 +1,164 @@
+//! The command line: clap's view of it, turned into the library's plain
+//! types (`Rules`, `Hand`) before anything else sees it.
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use prime_solve::{Card, Faces, Functions, Hand, Rules};
+
+#[derive(Parser)]
+#[command(
+    name = "prime-solve",
+    version,
+    about = "Exact solver and analyst for David Parlett's card game Prime Time",
+    long_about = "Exact solver and analyst for David Parlett's card game Prime Time: \
+                  make a prime from every card on the table with + − × ÷ \
+                  (and, by house rule, powers, juxtaposition and functions).\n\n\
+                  Exit codes: 0 yes (primes found, claim valid), 1 a clean no \
+                  (the hand fails, the claim is wrong), 2 bad input."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Every prime one hand can make, each with its simplest witness.
+    #[command(after_help = "Examples:\n  prime-solve query 4 6 8\n  prime-solve query 2 3 6 --powers\n  prime-solve query QH KS JK --faces suit --format json")]
+    Query(QueryArgs),
+    /// Rule on a player's claim like a strict opponent.
+    #[command(after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers")]
+    Check(CheckArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FacesArg {
+    /// Every face card counts 5 (the rules as written).
+    Five,
+    /// J = 11, Q = 12, K = 13.
+    Rank,
+    /// A face card counts its suit: S = 1, H = 2, C = 3, D = 4.
+    Suit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FuncArg {
+    /// Triangular number T(n) = n(n+1)/2.
+    Tri,
+    /// Factorial n!.
+    Fact,
+    /// Exact square root.
+    Sqrt,
+}
+
+/// The house rules, shared by every command.
+#[derive(Args)]
+pub struct RuleArgs {
+    /// How face cards count.
+    #[arg(long, value_enum, default_value = "five", help_heading = "House rules")]
+    pub faces: FacesArg,
+    /// Allow powers x^y and exact roots root(x, y).
+    #[arg(long, help_heading = "House rules")]
+    pub powers: bool,
+    /// Allow cards written side by side: 7, 8 → 78 or 87.
+    #[arg(long, help_heading = "House rules")]
+    pub juxtapose: bool,
+    /// Allow these functions on any card or sub-result (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST", help_heading = "House rules")]
+    pub functions: Vec<FuncArg>,
+    /// How many functions may be nested on one value (1-3).
+    #[arg(long, value_name = "D", default_value_t = 1, requires = "functions", help_heading = "House rules")]
+    pub function_depth: u8,
+    /// Allow any prime, not only primes up to 97.
+    #[arg(long, conflicts_with = "max_prime", help_heading = "House rules")]
+    pub high_primes: bool,
+    /// The highest prime a player may call [default: 97].
+    #[arg(long, value_name = "N", help_heading = "House rules")]
+    pub max_prime: Option<u64>,
+    /// Prune every value beyond ±N [default: 2^64 − 1].
+    #[arg(long, value_name = "N", help_heading = "House rules")]
+    pub max_value: Option<u64>,
+}
+
+impl RuleArgs {
+    pub fn rules(&self) -> Result<Rules> {
+        let functions = Functions {
+            tri: self.functions.contains(&FuncArg::Tri),
+            fact: self.functions.contains(&FuncArg::Fact),
+            sqrt: self.functions.contains(&FuncArg::Sqrt),
+        };
+        let defaults = Rules::default();
+        let rules = Rules {
+            faces: match self.faces {
+                FacesArg::Five => Faces::Five,
+                FacesArg::Rank => Faces::Rank,
+                FacesArg::Suit => Faces::Suit,
+            },
+            powers: self.powers,
+            juxtapose: self.juxtapose,
+            functions,
+            function_depth: self.function_depth,
+            max_prime: if self.high_primes {
+                None
+            } else {
+                Some(self.max_prime.unwrap_or(prime_solve::rules::DEFAULT_MAX_PRIME))
+            },
+            max_value: self.max_value.unwrap_or(defaults.max_value),
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// How results are printed.
+#[derive(Args)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Print * / ^ and sqrt() instead of × ÷ and √.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+#[derive(Args)]
+pub struct QueryArgs {
+    /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
+    #[arg(required = true, value_name = "CARDS")]
+    pub cards: Vec<String>,
+    /// Also list every reachable value, not only the primes.
+    #[arg(long)]
+    pub values: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The visible cards, then the claim: `4 6 8 "(6 x 4) / 8"`.
+    #[arg(required = true, num_args = 3.., value_name = "CARDS... CLAIM")]
+    pub args: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// The hand the tokens name under `faces`.
+pub fn parse_hand(tokens: &[String], faces: Faces) -> Result<Hand> {
+    let cards = tokens
+        .iter()
+        .map(|t| Card::parse(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Hand::from_cards(&cards, faces)?)
+}
+

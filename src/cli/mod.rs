@@ -1,0 +1,80 @@
+//! The command-line layer: parses arguments, runs a command, prints, and
+//! turns every failure into one line on stderr and exit code 2.
+
+mod args;
+mod check;
+mod query;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+
+use args::{Cli, Command};
+
+/// What a command concluded: the SPEC's exit codes 0 and 1.
+pub enum Verdict {
+    Yes,
+    No,
+}
+
+pub fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
+    let result = match cli.command {
+        Command::Query(a) => query::run(&a),
+        Command::Check(a) => check::run(&a),
+    };
+    match result {
+        Ok(Verdict::Yes) => ExitCode::SUCCESS,
+        Ok(Verdict::No) => ExitCode::from(1),
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("prime-solve: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Clap's message folded into one line; help and version print as usual.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = err.print();
+        return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let text = err.render().to_string();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.trim_start_matches("error: "))
+        .collect();
+    eprintln!("prime-solve: {} (see --help)", lines.join(" "));
+    ExitCode::from(2)
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes the whole of a command's output to stdout at once.
+pub fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! The `prime-solve` command: a thin shell over the library.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}
