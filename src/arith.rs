@@ -252,7 +252,10 @@ mod tests {
         assert_eq!(Root.apply((1 << 63) - 1, 63, B), Undefined);
         let big = Value::from(u64::MAX);
         assert_eq!(Root.apply(big, 2, B), Undefined);
-        assert_eq!(Root.apply(4_294_967_295 * 4_294_967_295, 2, B), Exact(4_294_967_295));
+        assert_eq!(
+            Root.apply(4_294_967_295 * 4_294_967_295, 2, B),
+            Exact(4_294_967_295)
+        );
         assert_eq!(Root.apply(3_i128.pow(40), 40, B), Exact(3));
         assert_eq!(Root.apply(3_i128.pow(40), 20, B), Exact(9));
     }
@@ -277,7 +280,10 @@ mod tests {
         assert_eq!(juxtapose(&[7, 8], B), Exact(78));
         assert_eq!(juxtapose(&[10, 3], B), Exact(103));
         assert_eq!(juxtapose(&[3, 10], B), Exact(310));
-        assert_eq!(juxtapose(&[13, 13, 13, 13, 13, 13], B), Exact(131_313_131_313));
+        assert_eq!(
+            juxtapose(&[13, 13, 13, 13, 13, 13], B),
+            Exact(131_313_131_313)
+        );
         assert_eq!(juxtapose(&[9, 9, 9], 100), Pruned);
     }
 }

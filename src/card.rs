@@ -79,7 +79,10 @@ impl Rank {
 pub enum Card {
     /// A bare number 1-13 typed on the command line: a card *value*.
     Value(u8),
-    Ranked { rank: Rank, suit: Option<Suit> },
+    Ranked {
+        rank: Rank,
+        suit: Option<Suit>,
+    },
     Joker,
 }
 
@@ -200,7 +203,9 @@ mod tests {
 
     #[test]
     fn bad_tokens_name_themselves() {
-        for bad in ["", "0", "14", "07", "1H", "11H", "X", "QX", "10ss", "-3", "♦"] {
+        for bad in [
+            "", "0", "14", "07", "1H", "11H", "X", "QX", "10ss", "-3", "♦",
+        ] {
             let err = Card::parse(bad).unwrap_err();
             assert!(err.to_string().contains(&format!("`{}`", bad)), "{err}");
         }

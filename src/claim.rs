@@ -11,7 +11,11 @@ use crate::arith::{BinOp, Func};
 /// juxtaposition several cards side by side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Claim {
-    Number { value: u64, text: String, column: usize },
+    Number {
+        value: u64,
+        text: String,
+        column: usize,
+    },
     Binary(BinOp, Box<Claim>, Box<Claim>),
     Unary(Func, Box<Claim>),
 }
@@ -315,7 +319,10 @@ mod tests {
         assert_eq!(p("6 + T(5 + 8)"), "(6 Add tri((5 Add 8)))");
         assert_eq!(p("√9 + 3!"), "(sqrt(9) Add fact(3))");
         assert_eq!(p("(1+2)!!"), "fact(fact((1 Add 2)))");
-        assert_eq!(p("root(8, 3) + fact(3)"), "(root(8) Add fact(3))".replace("root(8)", "(8 Root 3)"));
+        assert_eq!(
+            p("root(8, 3) + fact(3)"),
+            "(root(8) Add fact(3))".replace("root(8)", "(8 Root 3)")
+        );
         assert_eq!(p("[6 x 4] ÷ 8"), "((6 Mul 4) Div 8)");
     }
 

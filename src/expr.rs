@@ -32,11 +32,19 @@ pub enum Top {
 
 impl Top {
     pub fn of_binary(op: BinOp) -> Top {
-        if op == BinOp::Root { Top::Call } else { Top::Op(op) }
+        if op == BinOp::Root {
+            Top::Call
+        } else {
+            Top::Op(op)
+        }
     }
 
     pub fn of_unary(f: Func) -> Top {
-        if f == Func::Fact { Top::Fact } else { Top::Call }
+        if f == Func::Fact {
+            Top::Fact
+        } else {
+            Top::Call
+        }
     }
 }
 
@@ -260,7 +268,11 @@ mod tests {
         assert_eq!(e.render(true), "(6 * 4) / 8");
         let e = bin(Add, bin(Pow, card(2), card(6)), card(3));
         assert_eq!(e.render(false), "2^6 + 3");
-        let e = bin(Add, card(6), Box::new(Expr::Unary(Func::Tri, bin(Add, card(5), card(8)))));
+        let e = bin(
+            Add,
+            card(6),
+            Box::new(Expr::Unary(Func::Tri, bin(Add, card(5), card(8)))),
+        );
         assert_eq!(e.render(false), "6 + T(5 + 8)");
         let e = bin(Add, Box::new(Expr::Join(vec![7, 8])), card(5));
         assert_eq!(e.render(false), "78 + 5");
@@ -271,7 +283,10 @@ mod tests {
         let e = Expr::Unary(Func::Fact, bin(Add, card(1), card(2)));
         assert_eq!(e.render(false), "(1 + 2)!");
         let e = Expr::Unary(Func::Sqrt, card(9));
-        assert_eq!((e.render(false), e.render(true)), ("√9".into(), "sqrt(9)".into()));
+        assert_eq!(
+            (e.render(false), e.render(true)),
+            ("√9".into(), "sqrt(9)".into())
+        );
         let e = bin(Root, card(8), card(3));
         assert_eq!(e.render(false), "root(8, 3)");
         let e = bin(Pow, bin(Pow, card(2), card(3)), card(2));
@@ -285,7 +300,14 @@ mod tests {
         let times = bin(Div, bin(Mul, card(5), card(5)), card(5));
         assert!(plain.cost() < nested.cost());
         assert!(nested.cost() < times.cost());
-        assert_eq!(times.cost(), Cost { ops: 2, weight: 4, parens: 1 });
+        assert_eq!(
+            times.cost(),
+            Cost {
+                ops: 2,
+                weight: 4,
+                parens: 1
+            }
+        );
     }
 
     #[test]

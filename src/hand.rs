@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn order_and_display() {
-        let mut hands = vec![
+        let mut hands = [
             Hand::from_values(&[2]),
             Hand::from_values(&[1, 2]),
             Hand::from_values(&[1, 1, 2]),

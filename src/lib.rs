@@ -18,5 +18,5 @@ pub use engine::{Solution, Solver};
 pub use error::{CardError, HandError, RulesError};
 pub use expr::Expr;
 pub use hand::Hand;
-pub use rules::{Faces, Functions, Rules};
 pub use referee::{Fault, check};
+pub use rules::{Faces, Functions, Rules};

@@ -68,7 +68,8 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
         let joined = split_cards(text)
             .iter()
             .any(|cards| cards.len() > 1 && cards.iter().all(|&c| in_hand(c)));
-        if !single && !(joined && rules.juxtapose) {
+        let readable = single || (joined && rules.juxtapose);
+        if !readable {
             return Err(Fault::Cards(if joined {
                 format!(
                     "{text} is not a card in the hand ({hand}): juxtaposing cards is not allowed (use --juxtapose)"
@@ -316,11 +317,20 @@ mod tests {
         assert_eq!(check(hand(&[5, 5, 5]), "(5+5)/5", &r), Ok(2));
         let p = Rules { powers: true, ..r };
         assert_eq!(check(hand(&[2, 3, 6]), "2^6 + 3", &p), Ok(67));
-        let t = Rules { functions: Functions::TRI, ..r };
+        let t = Rules {
+            functions: Functions::TRI,
+            ..r
+        };
         assert_eq!(check(hand(&[5, 6, 8]), "6 + T(5 + 8)", &t), Ok(97));
-        let j = Rules { juxtapose: true, ..r };
+        let j = Rules {
+            juxtapose: true,
+            ..r
+        };
         assert_eq!(check(hand(&[5, 7, 8]), "78 + 5", &j), Ok(83));
-        let high = Rules { max_prime: None, ..j };
+        let high = Rules {
+            max_prime: None,
+            ..j
+        };
         assert_eq!(check(hand(&[1, 3, 11]), "1 × 113", &high), Ok(113));
     }
 
@@ -328,30 +338,61 @@ mod tests {
     fn faults_name_the_first_thing_wrong() {
         let r = Rules::default();
         let msg = fault(&[2, 7, 9], "7*9/2", &r);
-        assert!(msg.contains("63 ÷ 2 is not exact") && msg.contains("31½"), "{msg}");
-        assert_eq!(fault(&[2, 7, 9], "7 + 7 + 2", &r), "uses 7 twice, but the hand (2 7 9) has one");
+        assert!(
+            msg.contains("63 ÷ 2 is not exact") && msg.contains("31½"),
+            "{msg}"
+        );
+        assert_eq!(
+            fault(&[2, 7, 9], "7 + 7 + 2", &r),
+            "uses 7 twice, but the hand (2 7 9) has one"
+        );
         assert!(fault(&[2, 7, 9], "7 + 2", &r).starts_with("does not use 9"));
         assert!(fault(&[2, 7, 9], "7 + 2 + 10", &r).contains("10 is not a card"));
         assert!(fault(&[7, 8, 5], "78 + 5", &r).contains("--juxtapose"));
-        assert_eq!(fault(&[7, 13, 1], "7 × 13 × 1", &Rules { faces: crate::Faces::Rank, ..r }), "91 = 7 × 13 is not prime");
+        assert_eq!(
+            fault(
+                &[7, 13, 1],
+                "7 × 13 × 1",
+                &Rules {
+                    faces: crate::Faces::Rank,
+                    ..r
+                }
+            ),
+            "91 = 7 × 13 is not prime"
+        );
         assert!(fault(&[2, 3, 6], "2^6 + 3", &r).contains("--powers"));
         assert!(fault(&[5, 6, 8], "6 + T(5 + 8)", &r).contains("--functions tri"));
-        let t = Rules { functions: Functions::TRI, ..r };
+        let t = Rules {
+            functions: Functions::TRI,
+            ..r
+        };
         assert!(fault(&[1, 2, 3], "T(T(1+2)) + 3", &t).contains("nested 2 deep"));
         let msg = fault(&[2, 4, 9], "9 / 2 + 4", &r);
-        assert!(msg.contains("9 ÷ 2 is not exact") && msg.contains("4½"), "{msg}");
+        assert!(
+            msg.contains("9 ÷ 2 is not exact") && msg.contains("4½"),
+            "{msg}"
+        );
         assert!(fault(&[1, 2, 3], "3 / (2 - 2)", &r).contains("uses 2 twice"));
         assert!(fault(&[1, 2, 2], "1 / (2 - 2)", &r).contains("division by zero"));
-        assert!(fault(&[10, 10, 1], "10 × 10 + 1", &r).contains("above the highest prime allowed, 97"));
+        assert!(
+            fault(&[10, 10, 1], "10 × 10 + 1", &r).contains("above the highest prime allowed, 97")
+        );
         assert!(fault(&[4, 6, 8], "6 * 4 / ", &r).contains("column 9"));
     }
 
     #[test]
     fn juxtaposed_literals_take_their_cards() {
-        let j = Rules { juxtapose: true, max_prime: None, ..Rules::default() };
+        let j = Rules {
+            juxtapose: true,
+            max_prime: None,
+            ..Rules::default()
+        };
         assert_eq!(check(hand(&[3, 10, 4]), "103 + 4", &j), Ok(107));
         // 111 reads as 1|11 or 11|1, leaving the other 1: the cards are right.
-        assert!(matches!(check(hand(&[1, 1, 11]), "1 + 111", &j), Err(Fault::NotPrime(_))));
+        assert!(matches!(
+            check(hand(&[1, 1, 11]), "1 + 111", &j),
+            Err(Fault::NotPrime(_))
+        ));
         assert!(fault(&[3, 10, 4], "130 + 4", &j).contains("130 is not a card"));
         assert!(fault(&[3, 10, 4], "103 + 103", &j).contains("exactly once"));
         let mut readings = split_cards("1013");

@@ -9,7 +9,9 @@ use crate::arith::Func;
 use crate::error::RulesError;
 
 /// How face cards (J, Q, K) count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Faces {
     /// Every face card counts 5 (the rules as written).
@@ -276,10 +278,19 @@ mod tests {
         let ok = Rules::default();
         assert!(ok.validate().is_ok());
         for bad in [
-            Rules { function_depth: 0, ..ok },
-            Rules { function_depth: 9, ..ok },
+            Rules {
+                function_depth: 0,
+                ..ok
+            },
+            Rules {
+                function_depth: 9,
+                ..ok
+            },
             Rules { max_value: 5, ..ok },
-            Rules { max_prime: Some(1), ..ok },
+            Rules {
+                max_prime: Some(1),
+                ..ok
+            },
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
@@ -288,7 +299,11 @@ mod tests {
     #[test]
     fn rules_round_trip_through_json() {
         let r = Rules {
-            functions: Functions { tri: true, fact: false, sqrt: true },
+            functions: Functions {
+                tri: true,
+                fact: false,
+                sqrt: true,
+            },
             ..Rules::default()
         };
         let json = serde_json::to_string(&r).unwrap();

@@ -25,10 +25,14 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Every prime one hand can make, each with its simplest witness.
-    #[command(after_help = "Examples:\n  prime-solve query 4 6 8\n  prime-solve query 2 3 6 --powers\n  prime-solve query QH KS JK --faces suit --format json")]
+    #[command(
+        after_help = "Examples:\n  prime-solve query 4 6 8\n  prime-solve query 2 3 6 --powers\n  prime-solve query QH KS JK --faces suit --format json"
+    )]
     Query(QueryArgs),
     /// Rule on a player's claim like a strict opponent.
-    #[command(after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers")]
+    #[command(
+        after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers"
+    )]
     Check(CheckArgs),
 }
 
@@ -65,10 +69,22 @@ pub struct RuleArgs {
     #[arg(long, help_heading = "House rules")]
     pub juxtapose: bool,
     /// Allow these functions on any card or sub-result (comma-separated).
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST", help_heading = "House rules")]
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "LIST",
+        help_heading = "House rules"
+    )]
     pub functions: Vec<FuncArg>,
     /// How many functions may be nested on one value (1-3).
-    #[arg(long, value_name = "D", default_value_t = 1, requires = "functions", help_heading = "House rules")]
+    #[arg(
+        long,
+        value_name = "D",
+        default_value_t = 1,
+        requires = "functions",
+        help_heading = "House rules"
+    )]
     pub function_depth: u8,
     /// Allow any prime, not only primes up to 97.
     #[arg(long, conflicts_with = "max_prime", help_heading = "House rules")]
@@ -102,7 +118,10 @@ impl RuleArgs {
             max_prime: if self.high_primes {
                 None
             } else {
-                Some(self.max_prime.unwrap_or(prime_solve::rules::DEFAULT_MAX_PRIME))
+                Some(
+                    self.max_prime
+                        .unwrap_or(prime_solve::rules::DEFAULT_MAX_PRIME),
+                )
             },
             max_value: self.max_value.unwrap_or(defaults.max_value),
         };
@@ -161,4 +180,3 @@ pub fn parse_hand(tokens: &[String], faces: Faces) -> Result<Hand> {
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Hand::from_cards(&cards, faces)?)
 }
-

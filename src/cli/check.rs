@@ -39,5 +39,9 @@ pub fn run(args: &CheckArgs) -> Result<Verdict> {
         },
     };
     print(&text)?;
-    Ok(if verdict.is_ok() { Verdict::Yes } else { Verdict::No })
+    Ok(if verdict.is_ok() {
+        Verdict::Yes
+    } else {
+        Verdict::No
+    })
 }

@@ -43,7 +43,9 @@ pub fn run() -> ExitCode {
 fn usage_error(err: &clap::Error) -> ExitCode {
     if matches!(
         err.kind(),
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
         let _ = err.print();
         return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {

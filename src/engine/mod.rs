@@ -13,8 +13,8 @@ use crate::expr::{Cost, Expr};
 use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::rules::Rules;
-use table::{Build, How, Layer};
 pub use table::Table;
+use table::{Build, How, Layer};
 
 /// Enumerates hands under one set of rules, keeping the tables of the
 /// sub-hands it has prepared.
@@ -66,7 +66,11 @@ impl Solver {
         pending.dedup();
         let max = pending.last().map_or(0, |h| h.len());
         for size in 1..=max {
-            let layer: Vec<Hand> = pending.iter().copied().filter(|h| h.len() == size).collect();
+            let layer: Vec<Hand> = pending
+                .iter()
+                .copied()
+                .filter(|h| h.len() == size)
+                .collect();
             let shared = &self.shared;
             let build = self.build();
             let tables: Vec<(Hand, Table)> = layer

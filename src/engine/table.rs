@@ -387,10 +387,8 @@ impl Build<'_> {
                         }
                         for o in partners(op, dir == 1, s, max, other) {
                             let (i, j) = if walk_x { (w, o) } else { (o, w) };
-                            let (ax, ay) = (
-                                Operand::at(split.xs, tx, i),
-                                Operand::at(split.ys, ty, j),
-                            );
+                            let (ax, ay) =
+                                (Operand::at(split.xs, tx, i), Operand::at(split.ys, ty, j));
                             // Which of x, y stands on the left of `op`.
                             let x_left = walk_x == (dir == 0);
                             let (l, r) = if x_left { (ax, ay) } else { (ay, ax) };
@@ -411,12 +409,21 @@ impl Build<'_> {
                                     Operand { sub: split.xs, ..l },
                                     Operand { sub: split.ys, ..r },
                                 );
-                                (binary_step(op, &l, &r), (k as u8 + 1, l.index, r.index, op_index as u8, 0))
+                                (
+                                    binary_step(op, &l, &r),
+                                    (k as u8 + 1, l.index, r.index, op_index as u8, 0),
+                                )
                             } else if op.is_commutative() {
-                                (binary_step(op, &ax, &ay), (k as u8 + 1, ax.index, ay.index, op_index as u8, 0))
+                                (
+                                    binary_step(op, &ax, &ay),
+                                    (k as u8 + 1, ax.index, ay.index, op_index as u8, 0),
+                                )
                             } else {
                                 let d = u8::from(!x_left);
-                                (binary_step(op, &l, &r), (k as u8 + 1, ax.index, ay.index, op_index as u8, d))
+                                (
+                                    binary_step(op, &l, &r),
+                                    (k as u8 + 1, ax.index, ay.index, op_index as u8, d),
+                                )
                             };
                             offer(v, step, pos);
                         }
@@ -436,7 +443,9 @@ impl Build<'_> {
     fn in_bound(&self, a: &Table, b: &Table) -> bool {
         let max_abs = |t: &Table| {
             let v = &t.merged.values;
-            v.first().map_or(0, |f| f.unsigned_abs()).max(v.last().map_or(0, |l| l.unsigned_abs()))
+            v.first()
+                .map_or(0, |f| f.unsigned_abs())
+                .max(v.last().map_or(0, |l| l.unsigned_abs()))
         };
         let (a, b) = (max_abs(a), max_abs(b));
         let bound = u128::from(self.bound);
@@ -453,7 +462,9 @@ fn partners(op: BinOp, s_right: bool, s: Value, max: Value, other: &Layer) -> Ve
         (start..end).collect::<Vec<usize>>()
     };
     let each = |targets: &mut dyn Iterator<Item = Value>| {
-        targets.filter_map(|t| other.find(t)).collect::<Vec<usize>>()
+        targets
+            .filter_map(|t| other.find(t))
+            .collect::<Vec<usize>>()
     };
     match (op, s_right) {
         (BinOp::Add, _) => range(2 - s, max - s),
@@ -467,7 +478,11 @@ fn partners(op: BinOp, s_right: bool, s: Value, max: Value, other: &Layer) -> Ve
         },
         (BinOp::Div, false) => {
             // s ÷ t = p: t = s / p for each p dividing s.
-            each(&mut (2..=max.min(s.abs())).filter(|&p| s % p == 0).map(|p| s / p))
+            each(
+                &mut (2..=max.min(s.abs()))
+                    .filter(|&p| s % p == 0)
+                    .map(|p| s / p),
+            )
         }
         (BinOp::Div, true) if s != 0 => {
             // t ÷ s = p: t = p s.
@@ -482,7 +497,10 @@ fn next_permutation(xs: &mut [u8]) -> bool {
     let Some(i) = xs.windows(2).rposition(|w| w[0] < w[1]) else {
         return false;
     };
-    let j = xs.iter().rposition(|&x| x > xs[i]).expect("a larger element");
+    let j = xs
+        .iter()
+        .rposition(|&x| x > xs[i])
+        .expect("a larger element");
     xs.swap(i, j);
     xs[i + 1..].reverse();
     true

@@ -1,0 +1,199 @@
+//! The engine's own guarantees: the known results of SPEC §7, the targeted
+//! prime search agreeing with the full one, and shared tables changing nothing.
+
+use prime_solve::{Card, Faces, Functions, Hand, Rules, Solver, check};
+
+fn hand(tokens: &[&str], faces: Faces) -> Hand {
+    let cards: Vec<Card> = tokens.iter().map(|t| Card::parse(t).unwrap()).collect();
+    Hand::from_cards(&cards, faces).unwrap()
+}
+
+fn primes(tokens: &[&str], rules: Rules) -> Vec<(i128, String)> {
+    let solver = Solver::new(rules).unwrap();
+    let solution = solver.solve(hand(tokens, rules.faces));
+    solution
+        .primes()
+        .into_iter()
+        .map(|p| (p, solution.witness(p).unwrap().render(false)))
+        .collect()
+}
+
+#[test]
+fn four_six_eight_makes_three_as_the_rules_say() {
+    let found = primes(&["4", "6", "8"], Rules::default());
+    assert!(found.contains(&(3, "(6 × 4) ÷ 8".to_string())), "{found:?}");
+}
+
+#[test]
+fn seven_times_nine_over_two_is_rejected() {
+    let verdict = check(Hand::from_values(&[2, 7, 9]), "7*9/2", &Rules::default());
+    assert!(verdict.unwrap_err().to_string().contains("31½"));
+}
+
+#[test]
+fn three_face_cards_make_exactly_two_and_five() {
+    let found = primes(&["J", "Q", "K"], Rules::default());
+    let values: Vec<i128> = found.iter().map(|(p, _)| *p).collect();
+    assert_eq!(values, vec![2, 5]);
+}
+
+#[test]
+fn two_three_six_with_powers_makes_sixty_seven() {
+    let rules = Rules {
+        powers: true,
+        ..Rules::default()
+    };
+    let found = primes(&["2", "3", "6"], rules);
+    assert!(found.contains(&(67, "2^6 + 3".to_string())), "{found:?}");
+}
+
+#[test]
+fn five_six_eight_with_triangles_makes_ninety_seven() {
+    let rules = Rules {
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    let found = primes(&["5", "6", "8"], rules);
+    let (p, witness) = found.last().unwrap();
+    assert_eq!(*p, 97);
+    assert_eq!(
+        check(Hand::from_values(&[5, 6, 8]), witness, &rules),
+        Ok(97)
+    );
+    assert!(
+        witness.contains("T(8 + 5)") || witness.contains("T(5 + 8)"),
+        "{witness}"
+    );
+}
+
+fn all_hands(faces: Faces, k: usize) -> Vec<Hand> {
+    fn go(from: u8, max: u8, left: usize, acc: &mut Vec<u8>, out: &mut Vec<Hand>) {
+        if left == 0 {
+            out.push(Hand::from_values(acc));
+            return;
+        }
+        for v in from..=max {
+            acc.push(v);
+            go(v, max, left - 1, acc, out);
+            acc.pop();
+        }
+    }
+    let mut out = Vec::new();
+    go(1, faces.max_value(), k, &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
+    let solver = Solver::new(Rules::default()).unwrap();
+    let failing = all_hands(Faces::Five, 3)
+        .into_iter()
+        .filter(|&h| solver.solve(h).primes().is_empty())
+        .count();
+    assert_eq!(failing, 0);
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    })
+    .unwrap();
+    let failing: Vec<String> = all_hands(Faces::Rank, 3)
+        .into_iter()
+        .filter(|&h| solver.solve(h).primes().is_empty())
+        .map(|h| h.to_string())
+        .collect();
+    assert!(!failing.is_empty());
+    // Each failing hand really has no prime: ask the referee about every
+    // value it reaches.
+    for text in &failing {
+        let values: Vec<u8> = text.split(' ').map(|v| v.parse().unwrap()).collect();
+        let solution = solver.solve(Hand::from_values(&values));
+        assert!(
+            solution
+                .values()
+                .unwrap()
+                .iter()
+                .all(|&v| !prime_solve::prime::is_prime(v) || v > 97)
+        );
+    }
+}
+
+#[test]
+fn targeted_prime_search_agrees_with_the_full_search() {
+    for rules in [
+        Rules {
+            faces: Faces::Rank,
+            ..Rules::default()
+        },
+        Rules {
+            faces: Faces::Rank,
+            juxtapose: true,
+            ..Rules::default()
+        },
+        Rules {
+            faces: Faces::Rank,
+            max_prime: Some(500),
+            ..Rules::default()
+        },
+    ] {
+        let solver = Solver::new(rules).unwrap();
+        let mut hands = all_hands(Faces::Rank, 3);
+        hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(7));
+        hands.extend(all_hands(Faces::Rank, 5).into_iter().step_by(97));
+        hands.extend(all_hands(Faces::Rank, 6).into_iter().step_by(997));
+        for h in hands {
+            let (full, fast) = (solver.solve(h), solver.solve_primes(h));
+            assert_eq!(full.primes(), fast.primes(), "{h} under {}", rules.name());
+            for p in full.primes() {
+                assert_eq!(full.witness(p), fast.witness(p), "{h}: {p}");
+            }
+            assert_eq!(full.pruned(), fast.pruned(), "{h}");
+        }
+    }
+}
+
+#[test]
+fn prepared_tables_give_the_same_answers() {
+    let rules = Rules {
+        powers: true,
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    let hands = all_hands(Faces::Five, 3);
+    let fresh = Solver::new(rules).unwrap();
+    let mut prepared = Solver::new(rules).unwrap();
+    prepared.prepare(&hands);
+    for &h in &hands {
+        let (a, b) = (fresh.solve(h), prepared.solve(h));
+        assert_eq!(a.values(), b.values());
+        assert_eq!(a.pruned(), b.pruned());
+        for p in a.primes() {
+            assert_eq!(a.witness(p), b.witness(p));
+        }
+    }
+}
+
+#[test]
+fn values_beyond_the_bound_are_pruned_and_counted() {
+    let rules = Rules {
+        powers: true,
+        max_value: 1000,
+        max_prime: None,
+        ..Rules::default()
+    };
+    let solver = Solver::new(rules).unwrap();
+    let solution = solver.solve(Hand::from_values(&[9, 9, 9]));
+    assert!(solution.pruned() > 0);
+    assert!(solution.values().unwrap().iter().all(|v| v.abs() <= 1000));
+    let unbounded = Solver::new(Rules {
+        max_value: u64::MAX,
+        ..rules
+    })
+    .unwrap();
+    assert!(
+        unbounded
+            .solve(Hand::from_values(&[9, 9, 9]))
+            .values()
+            .unwrap()
+            .contains(&(9i128.pow(9) * 9))
+    );
+}
