@@ -55,14 +55,8 @@ impl BinOp {
         match self {
             BinOp::Add => Outcome::bounded(a.checked_add(b), bound),
             BinOp::Sub => Outcome::bounded(a.checked_sub(b), bound),
-            BinOp::Mul => Outcome::bounded(a.checked_mul(b), bound),
-            BinOp::Div => {
-                if b == 0 || a % b != 0 {
-                    Outcome::Undefined
-                } else {
-                    Outcome::bounded(Some(a / b), bound)
-                }
-            }
+            BinOp::Mul => mul(a, b, bound),
+            BinOp::Div => div(a, b, bound),
             BinOp::Pow => pow(a, b, bound),
             BinOp::Root => match root(a, b) {
                 Some(r) => Outcome::bounded(Some(r), bound),
@@ -92,6 +86,43 @@ impl BinOp {
     }
 }
 
+/// `a × b`. Operands within the bound are below 2^64 in size, so the
+/// product of their sizes fits a u128 and needs no overflow check.
+fn mul(a: Value, b: Value, bound: u64) -> Outcome {
+    match (
+        u64::try_from(a.unsigned_abs()),
+        u64::try_from(b.unsigned_abs()),
+    ) {
+        (Ok(x), Ok(y)) => {
+            let size = u128::from(x) * u128::from(y);
+            if size > u128::from(bound) {
+                Outcome::Pruned
+            } else if (a < 0) == (b < 0) {
+                Outcome::Exact(size as Value)
+            } else {
+                Outcome::Exact(-(size as Value))
+            }
+        }
+        _ => Outcome::bounded(a.checked_mul(b), bound),
+    }
+}
+
+/// `a ÷ b`, only when exact; 64-bit division whenever the operands allow,
+/// as 128-bit division is many times slower.
+fn div(a: Value, b: Value, bound: u64) -> Outcome {
+    if b == 0 {
+        return Outcome::Undefined;
+    }
+    let quotient = match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(x), Ok(y)) if x != i64::MIN => (x % y == 0).then(|| Value::from(x / y)),
+        _ => (a % b == 0).then(|| a / b),
+    };
+    match quotient {
+        Some(q) => Outcome::bounded(Some(q), bound),
+        None => Outcome::Undefined,
+    }
+}
+
 /// `base ^ exp` with `exp >= 0` and not `0^0`.
 fn pow(base: Value, exp: Value, bound: u64) -> Outcome {
     if exp < 0 || (base == 0 && exp == 0) {
@@ -115,8 +146,9 @@ fn root(x: Value, n: Value) -> Option<Value> {
     if x <= 1 {
         return Some(x);
     }
-    let x = u128::try_from(x).ok()?;
-    let bits = x.ilog2() as Value; // 2^bits <= x < 2^(bits+1)
+    // Values within any bound fit a u64.
+    let x = u64::try_from(x).ok()?;
+    let bits = Value::from(x.ilog2()); // 2^bits <= x < 2^(bits+1)
     if n > bits {
         return None; // 1 < root < 2
     }
@@ -125,7 +157,7 @@ fn root(x: Value, n: Value) -> Option<Value> {
     } else {
         // The root lies in [2^(bits/n), 2^(bits/n + 1)).
         let shift = (bits / n) as u32;
-        let (mut lo, mut hi) = (1u128 << shift, 1u128 << (shift + 1));
+        let (mut lo, mut hi) = (1u64 << shift, 1u64 << (shift + 1));
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             match mid.checked_pow(n as u32) {
@@ -160,14 +192,10 @@ impl Func {
         }
         match self {
             Func::Tri => Outcome::bounded(n.checked_mul(n + 1).map(|p| p / 2), bound),
-            Func::Sqrt => {
-                let r = (n as u128).isqrt();
-                if r * r == n as u128 {
-                    Outcome::Exact(r as Value)
-                } else {
-                    Outcome::Undefined
-                }
-            }
+            Func::Sqrt => match root(n, 2) {
+                Some(r) => Outcome::Exact(r),
+                None => Outcome::Undefined,
+            },
             // 21! > 2^64 > every bound.
             Func::Fact if n > 20 => Outcome::Pruned,
             Func::Fact => Outcome::bounded(Some((1..=n).product()), bound),

@@ -6,10 +6,18 @@ use crate::arith::Value;
 pub fn is_prime(v: Value) -> bool {
     match u64::try_from(v) {
         Ok(n) if n < 128 => SMALL_PRIMES & (1u128 << n) != 0,
-        Ok(n) => primal::is_prime(n),
+        // Most composites have a small factor: 64-bit remainders are far
+        // cheaper than a Miller-Rabin round on 128-bit products.
+        Ok(n) => SMALL_FACTORS.iter().all(|&p| n % p != 0) && primal::is_prime(n),
         Err(_) => false,
     }
 }
+
+/// The primes below 128, as trial divisors for larger values.
+const SMALL_FACTORS: [u64; 30] = [
+    2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97,
+    101, 103, 107, 109, 113,
+];
 
 /// Bit n is set when n < 128 is prime: a fast path for the common case.
 const SMALL_PRIMES: u128 = {

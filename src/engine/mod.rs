@@ -171,7 +171,7 @@ impl Solution<'_> {
             .values
             .iter()
             .copied()
-            .filter(|&v| is_prime(v) && rules.allows_prime(v))
+            .filter(|&v| rules.allows_prime(v) && is_prime(v))
             .collect()
     }
 

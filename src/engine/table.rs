@@ -47,7 +47,7 @@ impl Step {
 }
 
 /// Values ascending, each with its step.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Layer {
     pub values: Vec<Value>,
     pub steps: Vec<Step>,
@@ -58,18 +58,11 @@ impl Layer {
         self.values.binary_search(&v).ok()
     }
 
-    fn from_map<T>(map: FxHashMap<Value, T>, step: impl Fn(T) -> Step) -> Layer {
-        let mut all: Vec<(Value, T)> = map.into_iter().collect();
-        all.sort_unstable_by_key(|(v, _)| *v);
-        let mut layer = Layer {
-            values: Vec::with_capacity(all.len()),
-            steps: Vec::with_capacity(all.len()),
-        };
-        for (v, t) in all {
-            layer.values.push(v);
-            layer.steps.push(step(t));
-        }
-        layer
+    fn from_map<T: Copy>(map: FxHashMap<Value, T>, step: impl Fn(T) -> Step) -> Layer {
+        let mut values: Vec<Value> = map.keys().copied().collect();
+        values.sort_unstable();
+        let steps = values.iter().map(|v| step(map[v])).collect();
+        Layer { values, steps }
     }
 }
 
@@ -225,7 +218,13 @@ impl Build<'_> {
                     level0.offer(v, step);
                 }
             }
-            for split in splits(hand) {
+            let splits = splits(hand);
+            let pairs: usize = splits
+                .iter()
+                .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
+                .sum();
+            level0.map.reserve(pairs.min(1 << 20));
+            for split in splits {
                 self.split_all(split, &get, &mut level0);
             }
         }
@@ -245,6 +244,7 @@ impl Build<'_> {
                 break;
             }
             let mut next = Best::default();
+            next.map.reserve(below.values.len() * self.functions.len());
             for (i, (&v, step)) in below.values.iter().zip(&below.steps).enumerate() {
                 for &f in self.functions {
                     match f.apply(v, self.bound) {
@@ -268,14 +268,11 @@ impl Build<'_> {
             levels.push(Layer::from_map(next.map, |s| s));
         }
         // The merged layer: lower levels win ties.
-        let mut merged = Best::default();
-        for layer in &levels {
-            for (&v, &step) in layer.values.iter().zip(&layer.steps) {
-                merged.offer(v, step);
-            }
-        }
+        let merged = levels[1..]
+            .iter()
+            .fold(levels[0].clone(), |merged, next| merge(&merged, next));
         Table {
-            merged: Layer::from_map(merged.map, |s| s),
+            merged,
             levels,
             pruned,
         }
@@ -490,6 +487,37 @@ fn partners(op: BinOp, s_right: bool, s: Value, max: Value, other: &Layer) -> Ve
         }
         _ => Vec::new(),
     }
+}
+
+/// The union of two sorted layers, the best step for each value; on equal
+/// cost `a`'s step wins.
+fn merge(a: &Layer, b: &Layer) -> Layer {
+    let mut out = Layer {
+        values: Vec::with_capacity(a.values.len() + b.values.len()),
+        steps: Vec::with_capacity(a.values.len() + b.values.len()),
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < a.values.len() || j < b.values.len() {
+        let take_a = j == b.values.len() || (i < a.values.len() && a.values[i] <= b.values[j]);
+        let take_b = i == a.values.len() || (j < b.values.len() && b.values[j] <= a.values[i]);
+        let (v, step) = match (take_a, take_b) {
+            (true, true) => {
+                let best = if b.steps[j].cost < a.steps[i].cost {
+                    b.steps[j]
+                } else {
+                    a.steps[i]
+                };
+                (a.values[i], best)
+            }
+            (true, false) => (a.values[i], a.steps[i]),
+            _ => (b.values[j], b.steps[j]),
+        };
+        i += usize::from(take_a);
+        j += usize::from(take_b);
+        out.values.push(v);
+        out.steps.push(step);
+    }
+    out
 }
 
 /// Rearranges into the next lexicographic permutation; false after the last.
