@@ -1,0 +1,55 @@
+//! Benchmarks of the solver core: one query as a player makes it.
+//! Run with `cargo bench --bench solve`.
+
+use divan::black_box;
+use prime_solve::{Faces, Functions, Hand, Rules, Solver};
+
+fn main() {
+    divan::main();
+}
+
+/// Every house rule on: powers, juxtaposition, tri + fact + sqrt, any prime.
+fn every_rule() -> Rules {
+    Rules {
+        powers: true,
+        juxtapose: true,
+        functions: Functions::ALL,
+        max_prime: None,
+        ..Rules::default()
+    }
+}
+
+/// `query 5 6 8` under every rule: all values, all primes, all witnesses.
+#[divan::bench]
+fn three_cards_every_rule() -> usize {
+    let solver = Solver::new(every_rule()).unwrap();
+    let solution = solver.solve(black_box(Hand::from_values(&[5, 6, 8])));
+    solution
+        .primes()
+        .into_iter()
+        .map(|p| solution.witness(p).unwrap().render(false).len())
+        .sum()
+}
+
+/// `query 4 6 8` under the rules as written.
+#[divan::bench]
+fn three_cards_base_rules() -> usize {
+    let solver = Solver::new(Rules::default()).unwrap();
+    solver.solve(black_box(Hand::from_values(&[4, 6, 8]))).primes().len()
+}
+
+const SIX: [u8; 6] = [3, 5, 7, 9, 11, 13];
+
+/// A six-card hand under base rules (J Q K = 11 12 13), every value listed.
+#[divan::bench]
+fn six_cards_base_rules_all_values() -> usize {
+    let solver = Solver::new(Rules { faces: Faces::Rank, ..Rules::default() }).unwrap();
+    solver.solve(black_box(Hand::from_values(&SIX))).values().unwrap().len()
+}
+
+/// The same hand when only its primes are wanted (the targeted search).
+#[divan::bench]
+fn six_cards_base_rules_primes_only() -> usize {
+    let solver = Solver::new(Rules { faces: Faces::Rank, ..Rules::default() }).unwrap();
+    solver.solve_primes(black_box(Hand::from_values(&SIX))).primes().len()
+}
