@@ -1,14 +1,17 @@
 //! prime-solve: an exact solver and analyst for David Parlett's card game
 //! *Prime Time*. Cards → rules → expressions → enumeration → referee.
 
+pub mod analysis;
 pub mod arith;
 pub mod card;
 pub mod claim;
+pub mod deck;
 pub mod engine;
 pub mod error;
 pub mod expr;
 pub mod hand;
 pub mod prime;
+pub mod ratio;
 pub mod referee;
 pub mod rules;
 

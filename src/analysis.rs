@@ -1,0 +1,215 @@
+//! The sweep over every hand the pack deals under one rule set: each hand's
+//! primes and calls, weighted by how often it is dealt, and the statistics
+//! the reports print.
+
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use crate::arith::Value;
+use crate::deck::{Dealt, deal, weight};
+use crate::error::RulesError;
+use crate::expr::Cost;
+use crate::hand::Hand;
+use crate::ratio::Ratio;
+use crate::rules::Rules;
+use crate::engine::Solver;
+
+/// A prime and the simplest way to call it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub prime: Value,
+    pub witness: String,
+}
+
+/// One hand's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandResult {
+    pub hand: Hand,
+    /// How many deals produce this hand.
+    pub deals: u64,
+    /// Every prime it makes, ascending.
+    pub primes: Vec<Value>,
+    /// The highest prime, and how.
+    pub highest: Option<Call>,
+    /// The prime with the simplest witness (the smaller prime on a tie).
+    pub simplest: Option<Call>,
+    pub pruned: u64,
+    /// Every value a failing hand makes (empty for other hands).
+    pub values: Vec<Value>,
+}
+
+/// Every hand under one rule set.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub rules: Rules,
+    pub cards: usize,
+    /// Deals of `cards` cards that make a hand (all of them for k >= 3).
+    pub total_deals: u64,
+    /// Sorted by hand.
+    pub hands: Vec<HandResult>,
+}
+
+/// Solves every hand the pack deals; `tick` is called once per hand solved
+/// (from any thread), for progress.
+pub fn analyze(
+    rules: Rules,
+    cards: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Analysis, RulesError> {
+    let (dealt, total_deals) = deal(cards, rules.faces);
+    let mut solver = Solver::new(rules)?;
+    let hands: Vec<Hand> = dealt.iter().map(|d| d.hand).collect();
+    solver.prepare(&hands);
+    let hands = dealt
+        .par_iter()
+        .map(|d| {
+            let result = solve(&solver, d);
+            tick();
+            result
+        })
+        .collect();
+    Ok(Analysis {
+        rules,
+        cards,
+        total_deals,
+        hands,
+    })
+}
+
+fn solve(solver: &Solver, dealt: &Dealt) -> HandResult {
+    let solution = solver.solve_primes(dealt.hand);
+    let primes = solution.primes();
+    let call = |p: Value| Call {
+        prime: p,
+        witness: solution.witness(p).expect("reached").render(false),
+    };
+    let simplest = primes
+        .iter()
+        .min_by_key(|&&p| (solution.cost(p).unwrap_or(Cost::default()), p))
+        .map(|&p| call(p));
+    let values = if primes.is_empty() {
+        solver.solve(dealt.hand).values().unwrap_or_default().to_vec()
+    } else {
+        Vec::new()
+    };
+    HandResult {
+        hand: dealt.hand,
+        deals: dealt.deals,
+        highest: primes.last().map(|&p| call(p)),
+        simplest,
+        pruned: solution.pruned(),
+        primes,
+        values,
+    }
+}
+
+impl HandResult {
+    pub fn weight(&self, total: u64) -> Ratio {
+        weight(
+            &Dealt {
+                hand: self.hand,
+                deals: self.deals,
+            },
+            total,
+        )
+    }
+}
+
+impl Analysis {
+    pub fn weight(&self, h: &HandResult) -> Ratio {
+        h.weight(self.total_deals)
+    }
+
+    /// The hands that make no prime.
+    pub fn failing(&self) -> impl Iterator<Item = &HandResult> {
+        self.hands.iter().filter(|h| h.primes.is_empty())
+    }
+
+    /// The chance that a deal makes no prime.
+    pub fn failing_probability(&self) -> Ratio {
+        self.failing()
+            .fold(Ratio::ZERO, |acc, h| acc + self.weight(h))
+    }
+
+    /// Prime count → (hands, probability of a deal with that count).
+    pub fn prime_count_distribution(&self) -> BTreeMap<usize, (usize, Ratio)> {
+        let mut out: BTreeMap<usize, (usize, Ratio)> = BTreeMap::new();
+        for h in &self.hands {
+            let entry = out.entry(h.primes.len()).or_insert((0, Ratio::ZERO));
+            entry.0 += 1;
+            entry.1 = entry.1 + self.weight(h);
+        }
+        out
+    }
+
+    /// The expected number of primes a deal makes.
+    pub fn mean_primes(&self) -> Ratio {
+        let sum: u128 = self
+            .hands
+            .iter()
+            .map(|h| u128::from(h.deals) * h.primes.len() as u128)
+            .sum();
+        Ratio::new(sum, u128::from(self.total_deals))
+    }
+
+    /// For each prime up to `max`, the chance that a deal can make it.
+    pub fn prime_probabilities(&self, max: Value) -> BTreeMap<Value, Ratio> {
+        let mut out: BTreeMap<Value, Ratio> = BTreeMap::new();
+        for h in &self.hands {
+            for &p in h.primes.iter().take_while(|&&p| p <= max) {
+                let entry = out.entry(p).or_insert(Ratio::ZERO);
+                *entry = *entry + self.weight(h);
+            }
+        }
+        out
+    }
+
+    /// The highest prime any hand makes, with its hand and witness (the
+    /// first such hand in order).
+    pub fn highest(&self) -> Option<(&HandResult, &Call)> {
+        self.hands
+            .iter()
+            .filter_map(|h| h.highest.as_ref().map(|c| (h, c)))
+            .fold(None, |best: Option<(&HandResult, &Call)>, (h, c)| match best {
+                Some((_, b)) if b.prime >= c.prime => best,
+                _ => Some((h, c)),
+            })
+    }
+
+    /// The folder name of this analysis: the rule set's name, with the
+    /// number of cards when it is not three.
+    pub fn folder(&self) -> String {
+        if self.cards == 3 {
+            self.rules.name()
+        } else {
+            format!("{}-{}cards", self.rules.name(), self.cards)
+        }
+    }
+}
+
+/// Every combination the issue of record sweeps: faces × powers ×
+/// juxtapose × functions {none, tri, tri+fact+sqrt} × high primes (72).
+pub fn all_rule_sets() -> Vec<Rules> {
+    use crate::rules::{Faces, Functions};
+    let mut out = Vec::new();
+    for faces in Faces::ALL {
+        for powers in [false, true] {
+            for juxtapose in [false, true] {
+                for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
+                    for high in [false, true] {
+                        out.push(Rules {
+                            faces,
+                            powers,
+                            juxtapose,
+                            functions,
+                            max_prime: if high { None } else { Some(97) },
+                            ..Rules::default()
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,150 @@
+//! The 54-card pack and the deal: every hand of k cards it can produce,
+//! with exact deal counts (cards drawn without replacement).
+
+use std::collections::BTreeMap;
+
+use crate::card::{Card, Rank, Suit};
+use crate::hand::{Hand, MAX_CARD_VALUE};
+use crate::ratio::Ratio;
+use crate::rules::Faces;
+
+/// The pack: A-K in four suits and two Jokers.
+pub fn pack() -> Vec<Card> {
+    let mut cards: Vec<Card> = Suit::ALL
+        .into_iter()
+        .flat_map(|suit| {
+            Rank::all().map(move |rank| Card::Ranked {
+                rank,
+                suit: Some(suit),
+            })
+        })
+        .collect();
+    cards.extend([Card::Joker, Card::Joker]);
+    cards
+}
+
+/// A hand with how many of the pack's k-card deals produce it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dealt {
+    pub hand: Hand,
+    pub deals: u64,
+}
+
+/// Every hand of `k` cards the pack deals under `faces`, sorted, with its
+/// deal count, and the number of deals they share. A deal of Jokers only
+/// (possible for k = 2) makes no hand and is left out of both.
+pub fn deal(k: usize, faces: Faces) -> (Vec<Dealt>, u64) {
+    // How many cards of the pack count each value; Jokers apart.
+    let mut per_value = [0u64; MAX_CARD_VALUE as usize + 1];
+    let mut jokers = 0u64;
+    for card in pack() {
+        match card.value(faces).expect("every pack card has a value") {
+            Some(v) => per_value[usize::from(v)] += 1,
+            None => jokers += 1,
+        }
+    }
+    let mut hands: BTreeMap<Hand, u64> = BTreeMap::new();
+    let mut chosen = Vec::new();
+    collect(1, k, &per_value, jokers, 1, &mut chosen, &mut hands);
+    let total = hands.values().sum();
+    let dealt = hands
+        .into_iter()
+        .map(|(hand, deals)| Dealt { hand, deals })
+        .collect();
+    (dealt, total)
+}
+
+/// Chooses how many cards of each value from `value` up, then Jokers.
+fn collect(
+    value: u8,
+    left: usize,
+    per_value: &[u64],
+    jokers: u64,
+    ways: u64,
+    chosen: &mut Vec<u8>,
+    out: &mut BTreeMap<Hand, u64>,
+) {
+    if value > MAX_CARD_VALUE {
+        // The rest are Jokers, copying the highest value chosen.
+        let Some(&highest) = chosen.last() else {
+            return; // Jokers only: no hand.
+        };
+        if left as u64 > jokers {
+            return;
+        }
+        let mut values = chosen.clone();
+        values.extend(std::iter::repeat_n(highest, left));
+        *out.entry(Hand::from_values(&values)).or_default() += ways * binomial(jokers, left as u64);
+        return;
+    }
+    let available = per_value[usize::from(value)];
+    for take in 0..=left.min(available as usize) {
+        chosen.extend(std::iter::repeat_n(value, take));
+        let ways = ways * binomial(available, take as u64);
+        collect(value + 1, left - take, per_value, jokers, ways, chosen, out);
+        chosen.truncate(chosen.len() - take);
+    }
+}
+
+/// n choose k, exactly.
+pub fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// A hand's share of the deals.
+pub fn weight(d: &Dealt, total: u64) -> Ratio {
+    Ratio::new(u128::from(d.deals), u128::from(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hand_counts_and_weights_are_exact() {
+        for (faces, hands) in [(Faces::Five, 220), (Faces::Rank, 455), (Faces::Suit, 220)] {
+            let (dealt, total) = deal(3, faces);
+            assert_eq!(dealt.len(), hands, "{faces:?}");
+            assert_eq!(total, binomial(54, 3));
+            let sum = dealt
+                .iter()
+                .fold(Ratio::ZERO, |acc, d| acc + weight(d, total));
+            assert_eq!(sum, Ratio::ONE);
+        }
+    }
+
+    #[test]
+    fn the_pack_has_fifty_four_cards() {
+        assert_eq!(pack().len(), 54);
+        let (dealt, total) = deal(6, Faces::Rank);
+        // Of the C(18, 6) = 18,564 multisets of six values, the C(13, 2) = 78
+        // with five of one value and one higher card cannot be dealt: four
+        // suits give four, and a Joker copies the higher card.
+        assert_eq!(dealt.len(), 18_564 - 78);
+        assert_eq!(total, binomial(54, 6));
+    }
+
+    #[test]
+    fn jokers_copy_the_higher_card_in_the_deal() {
+        let (dealt, total) = deal(3, Faces::Five);
+        // 1 1 1: three aces (C(4,3) = 4), two aces and a Joker (6 × 2),
+        // or an ace and both Jokers (4).
+        let aces = dealt.iter().find(|d| d.hand == Hand::from_values(&[1, 1, 1])).unwrap();
+        assert_eq!(aces.deals, 4 + 6 * 2 + 4);
+        // 5 5 5 under five: 16 cards count 5 (C(16,3) = 560), with Jokers
+        // 16·2·... two fives and a Joker: C(16,2)·2 = 240; one five, two
+        // Jokers: 16.
+        let fives = dealt.iter().find(|d| d.hand == Hand::from_values(&[5, 5, 5])).unwrap();
+        assert_eq!(fives.deals, 560 + 240 + 16);
+        assert_eq!(total, 24_804);
+    }
+
+    #[test]
+    fn two_card_deals_leave_out_the_two_jokers() {
+        let (_, total) = deal(2, Faces::Five);
+        assert_eq!(total, binomial(54, 2) - 1);
+    }
+}

@@ -1,0 +1,100 @@
+//! Exact fractions for deal weights and probabilities, printed as `68/2067`
+//! or as a rounded decimal, without floating point.
+
+use std::fmt;
+use std::ops::Add;
+
+/// A non-negative fraction in lowest terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ratio {
+    num: u128,
+    den: u128,
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+impl Ratio {
+    pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
+    pub const ONE: Ratio = Ratio { num: 1, den: 1 };
+
+    pub fn new(num: u128, den: u128) -> Ratio {
+        assert!(den > 0, "zero denominator");
+        let g = gcd(num, den).max(1);
+        Ratio {
+            num: num / g,
+            den: den / g,
+        }
+    }
+
+    pub fn numerator(self) -> u128 {
+        self.num
+    }
+
+    pub fn denominator(self) -> u128 {
+        self.den
+    }
+
+    /// Rounded to `places` decimals, half up: `0.002742`.
+    pub fn decimal(self, places: u32) -> String {
+        let scale = 10u128.pow(places);
+        let scaled = (self.num * scale * 2 + self.den) / (self.den * 2);
+        let (whole, frac) = (scaled / scale, scaled % scale);
+        if places == 0 {
+            whole.to_string()
+        } else {
+            format!("{whole}.{frac:0width$}", width = places as usize)
+        }
+    }
+
+    /// As a percentage rounded to `places` decimals: `0.27%`.
+    pub fn percent(self, places: u32) -> String {
+        format!("{}%", Ratio::new(self.num * 100, self.den).decimal(places))
+    }
+
+    /// `self × n`.
+    pub fn times(self, n: u128) -> Ratio {
+        Ratio::new(self.num * n, self.den)
+    }
+}
+
+impl Add for Ratio {
+    type Output = Ratio;
+    fn add(self, other: Ratio) -> Ratio {
+        let den = self.den / gcd(self.den, other.den) * other.den;
+        Ratio::new(
+            self.num * (den / self.den) + other.num * (den / other.den),
+            den,
+        )
+    }
+}
+
+impl fmt::Display for Ratio {
+    /// `68/2067`, or `0` and `1` when whole.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_and_printing() {
+        let r = Ratio::new(816, 24_804);
+        assert_eq!(r.to_string(), "68/2067");
+        assert_eq!(r.decimal(6), "0.032898");
+        assert_eq!(Ratio::new(1, 3) + Ratio::new(1, 6), Ratio::new(1, 2));
+        assert_eq!(Ratio::new(1, 2).decimal(0), "1");
+        assert_eq!(Ratio::new(2, 3).decimal(3), "0.667");
+        assert_eq!(Ratio::new(1, 400).percent(2), "0.25%");
+        assert_eq!(Ratio::ONE.to_string(), "1");
+        assert_eq!(Ratio::new(3, 7).times(7), Ratio::new(3, 1));
+    }
+}
