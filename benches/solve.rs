@@ -35,7 +35,10 @@ fn three_cards_every_rule() -> usize {
 #[divan::bench]
 fn three_cards_base_rules() -> usize {
     let solver = Solver::new(Rules::default()).unwrap();
-    solver.solve(black_box(Hand::from_values(&[4, 6, 8]))).primes().len()
+    solver
+        .solve(black_box(Hand::from_values(&[4, 6, 8])))
+        .primes()
+        .len()
 }
 
 const SIX: [u8; 6] = [3, 5, 7, 9, 11, 13];
@@ -43,13 +46,28 @@ const SIX: [u8; 6] = [3, 5, 7, 9, 11, 13];
 /// A six-card hand under base rules (J Q K = 11 12 13), every value listed.
 #[divan::bench]
 fn six_cards_base_rules_all_values() -> usize {
-    let solver = Solver::new(Rules { faces: Faces::Rank, ..Rules::default() }).unwrap();
-    solver.solve(black_box(Hand::from_values(&SIX))).values().unwrap().len()
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    })
+    .unwrap();
+    solver
+        .solve(black_box(Hand::from_values(&SIX)))
+        .values()
+        .unwrap()
+        .len()
 }
 
 /// The same hand when only its primes are wanted (the targeted search).
 #[divan::bench]
 fn six_cards_base_rules_primes_only() -> usize {
-    let solver = Solver::new(Rules { faces: Faces::Rank, ..Rules::default() }).unwrap();
-    solver.solve_primes(black_box(Hand::from_values(&SIX))).primes().len()
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    })
+    .unwrap();
+    solver
+        .solve_primes(black_box(Hand::from_values(&SIX)))
+        .primes()
+        .len()
 }

@@ -8,12 +8,12 @@ use rayon::prelude::*;
 
 use crate::arith::Value;
 use crate::deck::{Dealt, deal, weight};
+use crate::engine::Solver;
 use crate::error::RulesError;
 use crate::expr::Cost;
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
-use crate::engine::Solver;
 
 /// A prime and the simplest way to call it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +89,11 @@ fn solve(solver: &Solver, dealt: &Dealt) -> HandResult {
         .min_by_key(|&&p| (solution.cost(p).unwrap_or(Cost::default()), p))
         .map(|&p| call(p));
     let values = if primes.is_empty() {
-        solver.solve(dealt.hand).values().unwrap_or_default().to_vec()
+        solver
+            .solve(dealt.hand)
+            .values()
+            .unwrap_or_default()
+            .to_vec()
     } else {
         Vec::new()
     };
@@ -119,6 +123,14 @@ impl HandResult {
 impl Analysis {
     pub fn weight(&self, h: &HandResult) -> Ratio {
         h.weight(self.total_deals)
+    }
+
+    /// The result for one hand.
+    pub fn get(&self, hand: Hand) -> Option<&HandResult> {
+        self.hands
+            .binary_search_by(|h| h.hand.cmp(&hand))
+            .ok()
+            .map(|i| &self.hands[i])
     }
 
     /// The hands that make no prime.
@@ -171,10 +183,13 @@ impl Analysis {
         self.hands
             .iter()
             .filter_map(|h| h.highest.as_ref().map(|c| (h, c)))
-            .fold(None, |best: Option<(&HandResult, &Call)>, (h, c)| match best {
-                Some((_, b)) if b.prime >= c.prime => best,
-                _ => Some((h, c)),
-            })
+            .fold(
+                None,
+                |best: Option<(&HandResult, &Call)>, (h, c)| match best {
+                    Some((_, b)) if b.prime >= c.prime => best,
+                    _ => Some((h, c)),
+                },
+            )
     }
 
     /// The folder name of this analysis: the rule set's name, with the

@@ -132,12 +132,18 @@ mod tests {
         let (dealt, total) = deal(3, Faces::Five);
         // 1 1 1: three aces (C(4,3) = 4), two aces and a Joker (6 × 2),
         // or an ace and both Jokers (4).
-        let aces = dealt.iter().find(|d| d.hand == Hand::from_values(&[1, 1, 1])).unwrap();
+        let aces = dealt
+            .iter()
+            .find(|d| d.hand == Hand::from_values(&[1, 1, 1]))
+            .unwrap();
         assert_eq!(aces.deals, 4 + 6 * 2 + 4);
         // 5 5 5 under five: 16 cards count 5 (C(16,3) = 560), with Jokers
         // 16·2·... two fives and a Joker: C(16,2)·2 = 240; one five, two
         // Jokers: 16.
-        let fives = dealt.iter().find(|d| d.hand == Hand::from_values(&[5, 5, 5])).unwrap();
+        let fives = dealt
+            .iter()
+            .find(|d| d.hand == Hand::from_values(&[5, 5, 5]))
+            .unwrap();
         assert_eq!(fives.deals, 560 + 240 + 16);
         assert_eq!(total, 24_804);
     }

@@ -76,11 +76,14 @@ pub fn fact_needs_parens(child: Top) -> bool {
 }
 
 /// How simple an expression is: fewest operations first, then the lightest
-/// operations (a weight per operator), then fewest parentheses.
+/// operations (a weight per operator), then fewest negative intermediate
+/// results (players avoid them: `8 + 1 − 7`, not `1 − 7 + 8`), then fewest
+/// parentheses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Cost {
     pub ops: u8,
     pub weight: u16,
+    pub negatives: u8,
     pub parens: u8,
 }
 
@@ -108,16 +111,18 @@ impl Cost {
         Cost {
             ops: joins as u8,
             weight: 3 * joins as u16,
-            parens: 0,
+            ..Cost::default()
         }
     }
 
-    pub fn binary(op: BinOp, left: (Cost, Top), right: (Cost, Top)) -> Cost {
+    /// The cost of `left op right`, whose result is negative or not.
+    pub fn binary(op: BinOp, left: (Cost, Top), right: (Cost, Top), negative: bool) -> Cost {
         let parens =
             u8::from(needs_parens(op, false, left.1)) + u8::from(needs_parens(op, true, right.1));
         Cost {
             ops: left.0.ops + right.0.ops + 1,
             weight: left.0.weight + right.0.weight + Self::binary_weight(op),
+            negatives: left.0.negatives + right.0.negatives + u8::from(negative),
             parens: left.0.parens + right.0.parens + parens,
         }
     }
@@ -128,6 +133,7 @@ impl Cost {
             ops: arg.0.ops + 1,
             weight: arg.0.weight + Self::unary_weight(f),
             parens: arg.0.parens + parens,
+            ..arg.0
         }
     }
 }
@@ -182,7 +188,10 @@ impl Expr {
         match self {
             Expr::Card(_) => Cost::default(),
             Expr::Join(cards) => Cost::join(cards.len()),
-            Expr::Binary(op, a, b) => Cost::binary(*op, (a.cost(), a.top()), (b.cost(), b.top())),
+            Expr::Binary(op, a, b) => {
+                let negative = matches!(self.eval(u64::MAX), Outcome::Exact(v) if v < 0);
+                Cost::binary(*op, (a.cost(), a.top()), (b.cost(), b.top()), negative)
+            }
             Expr::Unary(f, a) => Cost::unary(*f, (a.cost(), a.top())),
         }
     }
@@ -305,9 +314,13 @@ mod tests {
             Cost {
                 ops: 2,
                 weight: 4,
+                negatives: 0,
                 parens: 1
             }
         );
+        let below_zero = bin(Add, bin(Sub, card(1), card(7)), card(8));
+        let above = bin(Sub, bin(Add, card(8), card(1)), card(7));
+        assert!(above.cost() < below_zero.cost());
     }
 
     #[test]

@@ -71,9 +71,21 @@ impl Hand {
 
     /// The values, ascending.
     pub fn values(self) -> Vec<u8> {
-        (1..=MAX_CARD_VALUE)
-            .flat_map(|v| std::iter::repeat_n(v, self.count(v)))
-            .collect()
+        let (values, len) = self.sorted();
+        values[..len].to_vec()
+    }
+
+    /// The values ascending in a fixed array, without allocating.
+    fn sorted(self) -> ([u8; MAX_CARDS], usize) {
+        let mut out = [0u8; MAX_CARDS];
+        let mut len = 0;
+        for v in 1..=MAX_CARD_VALUE {
+            for _ in 0..self.count(v) {
+                out[len] = v;
+                len += 1;
+            }
+        }
+        (out, len)
     }
 
     /// The cards of `self` not in `part` (`part` must be a sub-hand).
@@ -117,7 +129,8 @@ impl Hand {
 impl Ord for Hand {
     /// Hands sort as their ascending value lists do: `1 1 2` < `1 2` < `2`.
     fn cmp(&self, other: &Hand) -> Ordering {
-        self.values().cmp(&other.values())
+        let ((a, m), (b, n)) = (self.sorted(), other.sorted());
+        a[..m].cmp(&b[..n])
     }
 }
 

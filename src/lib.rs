@@ -13,6 +13,7 @@ pub mod hand;
 pub mod prime;
 pub mod ratio;
 pub mod referee;
+pub mod report;
 pub mod rules;
 
 pub use arith::{BinOp, Func, Outcome, Value};

@@ -1,6 +1,8 @@
 //! The command line: clap's view of it, turned into the library's plain
 //! types (`Rules`, `Hand`) before anything else sees it.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -34,6 +36,16 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers"
     )]
     Check(CheckArgs),
+    /// Solve every hand the pack deals and write reports (CSV, Markdown, SVG).
+    #[command(
+        after_help = "Examples:\n  prime-solve analyze\n  prime-solve analyze --all-rules --out reports\n  prime-solve analyze --cards 6 --faces rank --out /tmp/six"
+    )]
+    Analyze(AnalyzeArgs),
+    /// Print strategy tables for the table: best and quickest call per hand.
+    #[command(
+        after_help = "Examples:\n  prime-solve table\n  prime-solve table --faces rank --out reports/table-rank.md\n  prime-solve table --format csv"
+    )]
+    Table(TableArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -168,6 +180,48 @@ pub struct CheckArgs {
     pub args: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// Sweep all 72 rule sets: faces {five, rank, suit} × powers × juxtapose ×
+    /// functions {none, tri, tri+fact+sqrt} × high primes.
+    #[arg(long, conflicts_with_all = ["faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
+    pub all_rules: bool,
+    /// Cards per hand (2-6).
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6))]
+    pub cards: u8,
+    /// The folder to write reports to (created if its parent exists).
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    pub out: PathBuf,
+    /// Worker threads [default: one per core]. Output is the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Do not draw the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// Markdown: every hand, the grid, and the index by prime.
+    Md,
+    /// CSV: the per-hand table.
+    Csv,
+}
+
+#[derive(Args)]
+pub struct TableArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: TableFormat,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub rules: RuleArgs,
 }

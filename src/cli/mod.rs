@@ -1,9 +1,11 @@
 //! The command-line layer: parses arguments, runs a command, prints, and
 //! turns every failure into one line on stderr and exit code 2.
 
+mod analyze;
 mod args;
 mod check;
 mod query;
+mod table;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,6 +29,8 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Query(a) => query::run(&a),
         Command::Check(a) => check::run(&a),
+        Command::Analyze(a) => analyze::run(&a),
+        Command::Table(a) => table::run(&a),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,

@@ -138,11 +138,17 @@ impl Operand {
     }
 }
 
-/// The step for `x op y`. For + and × the operands are ordered so that the
-/// printed witness is simplest, then with the larger value first.
-fn binary_step(op: BinOp, x: &Operand, y: &Operand) -> Step {
+/// The step for `x op y`, which makes `value`. For + and × the operands are
+/// ordered so that the printed witness is simplest, then with the larger
+/// value first.
+fn binary_step(op: BinOp, x: &Operand, y: &Operand, value: Value) -> Step {
     let cost = |l: &Operand, r: &Operand| {
-        Cost::binary(op, (l.step.cost, l.step.top()), (r.step.cost, r.step.top()))
+        Cost::binary(
+            op,
+            (l.step.cost, l.step.top()),
+            (r.step.cost, r.step.top()),
+            value < 0,
+        )
     };
     let (mut l, mut r, mut best) = (x, y, cost(x, y));
     if op.is_commutative() {
@@ -187,7 +193,7 @@ impl Best {
 
     fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
         match op.apply(x.value, y.value, bound) {
-            Outcome::Exact(v) => self.offer(v, binary_step(op, x, y)),
+            Outcome::Exact(v) => self.offer(v, binary_step(op, x, y, v)),
             Outcome::Pruned => self.pruned += 1,
             Outcome::Undefined => {}
         }
@@ -407,18 +413,18 @@ impl Build<'_> {
                                     Operand { sub: split.ys, ..r },
                                 );
                                 (
-                                    binary_step(op, &l, &r),
+                                    binary_step(op, &l, &r, v),
                                     (k as u8 + 1, l.index, r.index, op_index as u8, 0),
                                 )
                             } else if op.is_commutative() {
                                 (
-                                    binary_step(op, &ax, &ay),
+                                    binary_step(op, &ax, &ay, v),
                                     (k as u8 + 1, ax.index, ay.index, op_index as u8, 0),
                                 )
                             } else {
                                 let d = u8::from(!x_left);
                                 (
-                                    binary_step(op, &l, &r),
+                                    binary_step(op, &l, &r, v),
                                     (k as u8 + 1, ax.index, ay.index, op_index as u8, d),
                                 )
                             };

@@ -1,0 +1,87 @@
+//! `prime-solve analyze`: every dealt hand under one or all rule sets,
+//! reports written atomically, one answer line per rule set.
+
+use std::io::IsTerminal;
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use prime_solve::analysis::{Analysis, all_rule_sets, analyze};
+use prime_solve::deck::deal;
+use prime_solve::report::{self, write_files};
+
+use super::args::AnalyzeArgs;
+use super::{Verdict, print};
+
+pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
+    let rules = args.rules.rules()?;
+    let rule_sets = if args.all_rules {
+        all_rule_sets()
+            .into_iter()
+            .map(|r| prime_solve::Rules {
+                max_value: rules.max_value,
+                ..r
+            })
+            .collect()
+    } else {
+        vec![rules]
+    };
+    let cards = usize::from(args.cards);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, usize::from))
+        .build()
+        .context("cannot start worker threads")?;
+    let total: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
+    let bar = progress_bar(total as u64, args.quiet);
+    let analyses = pool.install(|| {
+        rule_sets
+            .iter()
+            .map(|&r| analyze(r, cards, &|| bar.inc(1)))
+            .collect::<Result<Vec<Analysis>, _>>()
+    })?;
+    bar.finish_and_clear();
+    let files = pool.install(|| report::render(&analyses));
+    write_files(&args.out, &files)
+        .with_context(|| format!("cannot write reports to {}", args.out.display()))?;
+    let mut out = String::new();
+    for a in &analyses {
+        out.push_str(&answer_line(a));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "reports: {} files in {}\n",
+        files.len(),
+        args.out.display()
+    ));
+    print(&out)?;
+    Ok(Verdict::Yes)
+}
+
+/// "five: no hand fails" or "rank: 2 hands fail (probability p per deal): ...".
+fn answer_line(a: &Analysis) -> String {
+    let failing: Vec<String> = a.failing().map(|h| h.hand.to_string()).collect();
+    match failing.len() {
+        0 => format!("{}: no hand fails", a.folder()),
+        n => format!(
+            "{}: {n} hand{} fail{} (probability {} per deal): {}",
+            a.folder(),
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" },
+            a.failing_probability().decimal(6),
+            failing.join(", ")
+        ),
+    }
+}
+
+/// A bar on stderr, hidden when stderr is not a terminal or with --quiet.
+fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} hands, {eta} left")
+            .expect("a valid template"),
+    );
+    bar
+}

@@ -1,0 +1,60 @@
+//! Reports: each format renders text from an analysis, and one function
+//! writes a set of files atomically.
+
+pub mod csv;
+pub mod index;
+pub mod plot;
+pub mod strategy;
+pub mod summary;
+mod write;
+
+use std::path::PathBuf;
+
+use crate::analysis::Analysis;
+
+pub use write::write_files;
+
+/// A file to write, with its path relative to the output folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct File {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+impl File {
+    pub fn new(path: impl Into<PathBuf>, contents: String) -> File {
+        File {
+            path: path.into(),
+            contents,
+        }
+    }
+}
+
+/// Every report for these analyses: a folder each (`hands.csv`,
+/// `summary.md`, plots) and the index `README.md`.
+pub fn render(analyses: &[Analysis]) -> Vec<File> {
+    let mut files = Vec::new();
+    for a in analyses {
+        let folder = PathBuf::from(a.folder());
+        files.push(File::new(folder.join("hands.csv"), csv::hands(a)));
+        files.push(File::new(folder.join("summary.md"), summary::render(a)));
+        files.push(File::new(
+            folder.join(plot::PRIME_COUNTS),
+            plot::prime_counts(a),
+        ));
+        if a.cards == 3 {
+            files.push(File::new(folder.join(plot::GRID), plot::grid(a)));
+        }
+    }
+    files.push(File::new("README.md", index::render(analyses)));
+    files
+}
+
+/// Values as a space-separated list.
+pub(crate) fn list<T: ToString>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}

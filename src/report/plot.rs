@@ -1,0 +1,154 @@
+//! SVG plots for the report folders, drawn with plotters: the distribution
+//! of primes per deal, and the highest prime of each hand as a heatmap.
+
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::analysis::Analysis;
+
+pub const PRIME_COUNTS: &str = "prime-counts.svg";
+pub const GRID: &str = "grid.svg";
+
+/// A bar per number of primes: how many of the deals make that many.
+pub fn prime_counts(a: &Analysis) -> String {
+    let dist = a.prime_count_distribution();
+    let max_count = dist.keys().copied().max().unwrap_or(0) as u32;
+    let deals = |count: usize| -> u64 {
+        a.hands
+            .iter()
+            .filter(|h| h.primes.len() == count)
+            .map(|h| h.deals)
+            .sum()
+    };
+    let bars: Vec<(u32, u64)> = dist.keys().map(|&c| (c as u32, deals(c))).collect();
+    let top = bars.iter().map(|&(_, d)| d).max().unwrap_or(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
+        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!("Primes per deal, rule set {}", a.folder()),
+                    ("sans-serif", 20),
+                )
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(70)
+                .build_cartesian_2d(
+                    (0u32..max_count + 1).into_segmented(),
+                    0u64..top + top / 10 + 1,
+                )?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_desc("primes the hand can make")
+                .y_desc(format!("deals of {}", a.total_deals))
+                .draw()?;
+            chart.draw_series(
+                Histogram::vertical(&chart)
+                    .style(RGBColor(46, 109, 164).filled())
+                    .margin(4)
+                    .data(bars.iter().copied()),
+            )?;
+            root.present()?;
+            Ok(())
+        })();
+        drawn.expect("drawing into a string cannot fail");
+    }
+    svg.push('\n');
+    svg
+}
+
+/// Rows: the two lower cards; columns: the third card; each cell coloured
+/// by the hand's highest prime (by rank among the highest primes), grey
+/// where the hand fails.
+pub fn grid(a: &Analysis) -> String {
+    let max_value = a.rules.faces.max_value();
+    let pairs: Vec<(u8, u8)> = (1..=max_value)
+        .flat_map(|x| (x..=max_value).map(move |y| (x, y)))
+        .collect();
+    let mut highest: Vec<i128> = a
+        .hands
+        .iter()
+        .filter_map(|h| h.highest.as_ref().map(|c| c.prime))
+        .collect();
+    highest.sort_unstable();
+    highest.dedup();
+    let (cell_w, cell_h, left, top) = (44i32, 16i32, 64i32, 56i32);
+    let width = left + cell_w * i32::from(max_value) + 16;
+    let height = top + cell_h * pairs.len() as i32 + 16;
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (width as u32, height as u32)).into_drawing_area();
+        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let centre = Pos::new(HPos::Center, VPos::Center);
+            let title = ("sans-serif", 16).into_font().color(&BLACK);
+            root.draw(&Text::new(
+                format!("Highest prime per hand, rule set {}", a.folder()),
+                (8, 8),
+                title,
+            ))?;
+            let label = ("sans-serif", 11).into_font().color(&BLACK).pos(centre);
+            for c in 1..=max_value {
+                let x = left + cell_w * (i32::from(c) - 1) + cell_w / 2;
+                root.draw(&Text::new(c.to_string(), (x, top - 10), label.clone()))?;
+            }
+            for (row, &(x, y)) in pairs.iter().enumerate() {
+                let ry = top + cell_h * row as i32;
+                root.draw(&Text::new(
+                    format!("{x} {y}"),
+                    (left / 2, ry + cell_h / 2),
+                    label.clone(),
+                ))?;
+                for c in y..=max_value {
+                    let cx = left + cell_w * (i32::from(c) - 1);
+                    let Some(h) = a.get(crate::hand::Hand::from_values(&[x, y, c])) else {
+                        continue;
+                    };
+                    let (fill, text) = match &h.highest {
+                        Some(call) => {
+                            let rank = highest.binary_search(&call.prime).unwrap_or(0);
+                            (shade(rank, highest.len()), short(call.prime))
+                        }
+                        None => (RGBColor(190, 190, 190), "none".to_string()),
+                    };
+                    root.draw(&Rectangle::new(
+                        [(cx, ry), (cx + cell_w - 1, ry + cell_h - 1)],
+                        fill.filled(),
+                    ))?;
+                    root.draw(&Text::new(
+                        text,
+                        (cx + cell_w / 2, ry + cell_h / 2),
+                        label.clone(),
+                    ))?;
+                }
+            }
+            root.present()?;
+            Ok(())
+        })();
+        drawn.expect("drawing into a string cannot fail");
+    }
+    svg.push('\n');
+    svg
+}
+
+/// A colour from pale yellow (rank 0) to orange-red (the top rank),
+/// interpolated in integers.
+fn shade(rank: usize, ranks: usize) -> RGBColor {
+    let span = ranks.saturating_sub(1).max(1) as i64;
+    let t = rank as i64;
+    let mix = |from: i64, to: i64| (from + (to - from) * t / span) as u8;
+    RGBColor(mix(255, 230), mix(247, 85), mix(188, 13))
+}
+
+/// A prime short enough for a cell.
+fn short(p: i128) -> String {
+    if p < 100_000 {
+        p.to_string()
+    } else {
+        format!("{}d", p.to_string().len())
+    }
+}

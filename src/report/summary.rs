@@ -1,0 +1,126 @@
+//! `summary.md`: one rule set in words and numbers.
+
+use std::fmt::Write as _;
+
+use crate::analysis::Analysis;
+use crate::report::{list, plot};
+
+pub fn render(a: &Analysis) -> String {
+    let mut out = String::new();
+    let _ = write_summary(a, &mut out);
+    out
+}
+
+fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
+    writeln!(out, "# Prime Time: rule set `{}`", a.folder())?;
+    writeln!(out)?;
+    writeln!(out, "Rules: {}.", a.rules.describe())?;
+    writeln!(
+        out,
+        "Every hand of {} cards the 54-card pack deals: {} different hands in {} deals.",
+        a.cards,
+        a.hands.len(),
+        a.total_deals
+    )?;
+    writeln!(out)?;
+
+    writeln!(out, "## Does any hand fail?")?;
+    writeln!(out)?;
+    let failing: Vec<_> = a.failing().collect();
+    if failing.is_empty() {
+        writeln!(
+            out,
+            "No. Every one of the {} hands makes at least one prime.",
+            a.hands.len()
+        )?;
+    } else {
+        let p = a.failing_probability();
+        writeln!(
+            out,
+            "Yes: {} of {} hands make no prime. A deal fails with probability {} ({}).",
+            failing.len(),
+            a.hands.len(),
+            p,
+            p.percent(3)
+        )?;
+        writeln!(out)?;
+        writeln!(out, "| hand | probability | values it can make |")?;
+        writeln!(out, "|---|---|---|")?;
+        for h in failing {
+            writeln!(
+                out,
+                "| {} | {} | {} |",
+                h.hand,
+                a.weight(h),
+                list(&h.values)
+            )?;
+        }
+    }
+    writeln!(out)?;
+
+    writeln!(out, "## Hands with exactly one prime")?;
+    writeln!(out)?;
+    let single: Vec<_> = a.hands.iter().filter(|h| h.primes.len() == 1).collect();
+    if single.is_empty() {
+        writeln!(out, "None.")?;
+    } else {
+        writeln!(out, "| hand | probability | the prime | how |")?;
+        writeln!(out, "|---|---|---|---|")?;
+        for h in single {
+            let call = h.highest.as_ref().expect("one prime");
+            writeln!(
+                out,
+                "| {} | {} | {} | `{}` |",
+                h.hand,
+                a.weight(h),
+                call.prime,
+                call.witness
+            )?;
+        }
+    }
+    writeln!(out)?;
+
+    writeln!(out, "## Primes per deal")?;
+    writeln!(out)?;
+    writeln!(out, "| primes | hands | probability |")?;
+    writeln!(out, "|---|---|---|")?;
+    for (count, (hands, p)) in a.prime_count_distribution() {
+        writeln!(out, "| {count} | {hands} | {} |", p.percent(2))?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Mean primes per deal: {}.", a.mean_primes().decimal(3))?;
+    writeln!(out)?;
+    writeln!(out, "![Primes per deal]({})", plot::PRIME_COUNTS)?;
+    writeln!(out)?;
+
+    writeln!(out, "## How likely each prime is")?;
+    writeln!(out)?;
+    writeln!(out, "The chance that a deal can make each prime up to 97.")?;
+    writeln!(out)?;
+    writeln!(out, "| prime | probability |")?;
+    writeln!(out, "|---|---|")?;
+    for (p, prob) in a.prime_probabilities(97) {
+        writeln!(out, "| {p} | {} |", prob.percent(2))?;
+    }
+    writeln!(out)?;
+
+    writeln!(out, "## Highest prime")?;
+    writeln!(out)?;
+    match a.highest() {
+        Some((h, call)) => writeln!(
+            out,
+            "{} = `{}`, from the hand {}.",
+            call.prime, call.witness, h.hand
+        )?,
+        None => writeln!(out, "No hand makes a prime.")?,
+    }
+    if a.cards == 3 {
+        writeln!(out)?;
+        writeln!(out, "## Highest prime of each hand")?;
+        writeln!(out)?;
+        writeln!(out, "Rows are the two lower cards, columns the third card.")?;
+        writeln!(out)?;
+        writeln!(out, "![Highest prime of each hand]({})", plot::GRID)?;
+    }
+    Ok(())
+}
