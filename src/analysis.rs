@@ -10,7 +10,6 @@ use crate::arith::Value;
 use crate::deck::{Dealt, deal, weight};
 use crate::engine::Solver;
 use crate::error::RulesError;
-use crate::expr::Cost;
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
@@ -86,7 +85,7 @@ fn solve(solver: &Solver, dealt: &Dealt) -> HandResult {
     };
     let simplest = primes
         .iter()
-        .min_by_key(|&&p| (solution.cost(p).unwrap_or(Cost::default()), p))
+        .min_by_key(|&&p| (solution.cost(p).unwrap_or_default(), p))
         .map(|&p| call(p));
     let values = if primes.is_empty() {
         solver
