@@ -45,12 +45,18 @@ pub fn prime_counts(a: &Analysis) -> String {
                 .x_desc("primes the hand can make")
                 .y_desc(format!("deals of {}", a.total_deals))
                 .draw()?;
-            chart.draw_series(
-                Histogram::vertical(&chart)
-                    .style(RGBColor(46, 109, 164).filled())
-                    .margin(4)
-                    .data(bars.iter().copied()),
-            )?;
+            // Bars drawn one by one in order: plotters' Histogram gathers
+            // its data in a HashMap, whose order changes from run to run.
+            let fill = RGBColor(46, 109, 164).filled();
+            chart.draw_series(bars.iter().map(|&(count, deals)| {
+                Rectangle::new(
+                    [
+                        (SegmentValue::Exact(count), deals),
+                        (SegmentValue::Exact(count + 1), 0),
+                    ],
+                    fill,
+                )
+            }))?;
             root.present()?;
             Ok(())
         })();

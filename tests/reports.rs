@@ -1,0 +1,233 @@
+//! The committed reports are reproducible, identical for any thread count,
+//! consistent with the oracle, and written all or nothing.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+use common::{Oracle, is_prime_naive};
+use prime_solve::analysis::{all_rule_sets, analyze};
+use prime_solve::deck::deal;
+use prime_solve::ratio::Ratio;
+use prime_solve::{Faces, Rules};
+
+fn prime_solve() -> Command {
+    Command::cargo_bin("prime-solve").unwrap()
+}
+
+/// Every file below `dir`, by relative path.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path.strip_prefix(root).unwrap().to_path_buf();
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn analyze_all(out: &Path, threads: &str) {
+    prime_solve()
+        .args([
+            "analyze",
+            "--all-rules",
+            "--quiet",
+            "--threads",
+            threads,
+            "--out",
+        ])
+        .arg(out)
+        .assert()
+        .success()
+        .stderr("");
+}
+
+fn committed() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("reports")
+}
+
+#[test]
+fn committed_reports_are_what_the_commands_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reports");
+    analyze_all(&out, "2");
+    for (faces, name) in [("five", "table-five.md"), ("rank", "table-rank.md")] {
+        prime_solve()
+            .args(["table", "--faces", faces, "--out"])
+            .arg(out.join(name))
+            .assert()
+            .success();
+    }
+    let fresh = tree(&out);
+    let saved = tree(&committed());
+    for (path, bytes) in &fresh {
+        let old = saved
+            .get(path)
+            .unwrap_or_else(|| panic!("{} is not committed", path.display()));
+        assert!(
+            old == bytes,
+            "{} differs: regenerate reports/ (README)",
+            path.display()
+        );
+    }
+    for path in saved.keys() {
+        let ours = path.components().count() == 1 || fresh.contains_key(path);
+        assert!(
+            ours || path.starts_with("simulation"),
+            "{} is not generated",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn reports_are_the_same_bytes_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let trees: Vec<_> = ["1", "2", "8"]
+        .iter()
+        .map(|t| {
+            let out = dir.path().join(format!("threads-{t}"));
+            analyze_all(&out, t);
+            tree(&out)
+        })
+        .collect();
+    assert!(trees[0] == trees[1] && trees[1] == trees[2]);
+    assert!(trees[0].len() > 200);
+}
+
+#[test]
+fn weights_sum_to_one_and_hand_counts_match() {
+    for rules in all_rule_sets().into_iter().filter(|r| r.name().len() <= 5) {
+        let a = analyze(rules, 3, &|| {}).unwrap();
+        let sum = a.hands.iter().fold(Ratio::ZERO, |acc, h| acc + a.weight(h));
+        assert_eq!(sum, Ratio::ONE, "{}", rules.name());
+        let expected = if rules.faces == Faces::Rank { 455 } else { 220 };
+        assert_eq!(a.hands.len(), expected);
+    }
+}
+
+/// The primes column of committed `hands.csv` files against the oracle.
+#[test]
+fn committed_hands_csv_agrees_with_the_oracle() {
+    for rules in [
+        Rules::default(),
+        Rules {
+            faces: Faces::Rank,
+            ..Rules::default()
+        },
+        Rules {
+            faces: Faces::Suit,
+            powers: true,
+            ..Rules::default()
+        },
+        Rules {
+            faces: Faces::Rank,
+            juxtapose: true,
+            max_prime: None,
+            ..Rules::default()
+        },
+    ] {
+        let oracle = Oracle::new(&rules);
+        let csv = fs::read_to_string(committed().join(rules.name()).join("hands.csv")).unwrap();
+        let mut rows = csv::Reader::from_reader(csv.as_bytes());
+        let (dealt, _) = deal(3, rules.faces);
+        let records: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+        assert_eq!(records.len(), dealt.len());
+        for (record, d) in records.iter().zip(&dealt) {
+            assert_eq!(&record[0], d.hand.to_string());
+            let want: Vec<String> = oracle
+                .values(&d.hand.values())
+                .into_iter()
+                .filter(|&v| is_prime_naive(v) && rules.allows_prime(v))
+                .map(|p| p.to_string())
+                .collect();
+            assert_eq!(
+                &record[4],
+                want.join(" "),
+                "{} under {}",
+                d.hand,
+                rules.name()
+            );
+            assert_eq!(record[3].parse::<usize>().unwrap(), want.len());
+        }
+    }
+}
+
+#[test]
+fn a_failed_write_leaves_earlier_reports_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reports");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join("README.md"), "earlier").unwrap();
+    // A file where the rule set's folder must go makes the write fail even
+    // for root, who ignores read-only permissions.
+    fs::write(out.join("five"), "in the way").unwrap();
+    let assert = prime_solve()
+        .args(["analyze", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot write reports"), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(out.join("README.md")).unwrap(),
+        "earlier"
+    );
+    assert_eq!(fs::read_dir(&out).unwrap().count(), 2);
+}
+
+#[test]
+fn a_missing_parent_folder_is_exit_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("missing/reports");
+    let assert = prime_solve()
+        .args(["analyze", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn analyze_prints_one_answer_per_rule_set() {
+    let dir = tempfile::tempdir().unwrap();
+    prime_solve()
+        .args(["analyze", "--faces", "rank", "--quiet", "--out"])
+        .arg(dir.path().join("r"))
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "rank: 2 hands fail (probability 0.004838 per deal): 5 8 12, 9 12 12",
+        ));
+}
+
+#[test]
+fn table_prints_markdown_and_csv() {
+    let md = prime_solve().args(["table"]).assert().success();
+    let text = String::from_utf8(md.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("| 4 6 8 |"));
+    assert!(text.contains("## Find a hand"));
+    assert!(text.contains("## Which hands make each prime"));
+    let csv = prime_solve()
+        .args(["table", "--format", "csv", "--faces", "rank"])
+        .assert()
+        .success();
+    let text = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("hand,weight,best_prime,best_call,quickest_prime,quickest_call\n"));
+    assert!(text.contains("\n9 12 12,14/6201,,,,\n"));
+    assert_eq!(text.lines().count(), 456);
+}
