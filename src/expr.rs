@@ -79,7 +79,7 @@ pub fn fact_needs_parens(child: Top) -> bool {
 /// operations (a weight per operator), then fewest negative intermediate
 /// results (players avoid them: `8 + 1 − 7`, not `1 − 7 + 8`), then fewest
 /// parentheses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cost {
     pub ops: u8,
     pub weight: u16,
@@ -87,7 +87,34 @@ pub struct Cost {
     pub parens: u8,
 }
 
+impl Ord for Cost {
+    fn cmp(&self, other: &Cost) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, other: &Cost) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl Cost {
+    /// The fields in one integer, most significant first: one comparison
+    /// orders two costs.
+    pub fn key(self) -> u64 {
+        u64::from(self.ops) << 40
+            | u64::from(self.weight) << 16
+            | u64::from(self.negatives) << 8
+            | u64::from(self.parens)
+    }
+
+    /// A lower bound on the cost of `left op right`: no negatives, no
+    /// parentheses of its own. Cheap enough to reject a candidate early.
+    pub fn at_least(op: BinOp, left: Cost, right: Cost) -> u64 {
+        left.key() + right.key() + (1u64 << 40) + (u64::from(Self::binary_weight(op)) << 16)
+    }
+
     /// The weight of each operator: + and − are the easiest calls.
     pub fn binary_weight(op: BinOp) -> u16 {
         match op {

@@ -192,17 +192,33 @@ impl Best {
     }
 
     fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
-        match op.apply(x.value, y.value, bound) {
-            Outcome::Exact(v) => self.offer(v, binary_step(op, x, y, v)),
-            Outcome::Pruned => self.pruned += 1,
-            Outcome::Undefined => {}
+        let v = match op.apply(x.value, y.value, bound) {
+            Outcome::Exact(v) => v,
+            Outcome::Pruned => {
+                self.pruned += 1;
+                return;
+            }
+            Outcome::Undefined => return,
+        };
+        match self.map.entry(v) {
+            Entry::Occupied(mut e) => {
+                // Most candidates lose: a lower bound on the cost rejects
+                // them before the full cost is worked out.
+                let floor = Cost::at_least(op, x.step.cost, y.step.cost);
+                if e.get().cost.key() <= floor {
+                    return;
+                }
+                let step = binary_step(op, x, y, v);
+                if step.cost < e.get().cost {
+                    e.insert(step);
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(binary_step(op, x, y, v));
+            }
         }
     }
 }
-
-/// Where a candidate stands in the full enumeration order, so that the
-/// targeted prime search breaks ties exactly as the full search does.
-type Position = (u8, u32, u32, u8, u8);
 
 impl Build<'_> {
     /// Builds the full table of `hand`; `get` gives the table of any proper
@@ -334,10 +350,11 @@ impl Build<'_> {
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same
-    /// witnesses the full table would give, found by looking up the partner
-    /// of each operand instead of trying every pair. `None` when the rules
-    /// or the bound need the full search (functions, powers, or operations
-    /// at this hand that could leave the bound).
+    /// witnesses the full table gives: the same enumeration in the same
+    /// order, but in 64-bit arithmetic that rejects a pair by range before
+    /// dividing, and keeping only the wanted primes. `None` when the rules
+    /// or the bound need the full search (functions, powers, or values at
+    /// this hand that could leave the bound or 64 bits).
     pub fn primes<'t>(
         &self,
         hand: Hand,
@@ -352,147 +369,156 @@ impl Build<'_> {
         if hand.len() < 2 || !splits.iter().all(|s| self.in_bound(get(s.x), get(s.y))) {
             return None;
         }
-        let max = Value::from(max_prime);
-        let wanted = |v: Value| (2..=max).contains(&v) && is_prime(v);
-        let mut found: FxHashMap<Value, (Cost, Position, Step)> = FxHashMap::default();
-        let mut offer = |v: Value, step: Step, pos: Position| match found.entry(v) {
-            Entry::Occupied(mut e) => {
-                if (step.cost, pos) < (e.get().0, e.get().1) {
-                    e.insert((step.cost, pos, step));
-                }
-            }
-            Entry::Vacant(e) => {
-                e.insert((step.cost, pos, step));
+        let max = i64::try_from(max_prime).ok()?;
+        let wanted: Vec<bool> = (0..=max).map(|v| is_prime(v.into())).collect();
+        let mut best: Vec<Option<Step>> = vec![None; wanted.len()];
+        let offer = |best: &mut Vec<Option<Step>>, v: Value, step: Step| {
+            let slot = &mut best[v as usize];
+            if slot.is_none_or(|b| step.cost < b.cost) {
+                *slot = Some(step);
             }
         };
         let mut pruned = 0;
         if self.juxtapose {
             let (joins, p) = self.joins(&hand.values());
             pruned = p;
-            for (n, (v, step)) in joins.into_iter().enumerate() {
-                if wanted(v) {
-                    offer(v, step, (0, 0, n as u32, 0, 0));
+            for (v, step) in joins {
+                if (0..=Value::from(max)).contains(&v) && wanted[v as usize] {
+                    offer(&mut best, v, step);
                 }
             }
         }
-        for (k, split) in splits.iter().enumerate() {
+        // A candidate result r is kept when 2 <= r <= max and prime.
+        let hit = |r: i64| (2..=max).contains(&r) && wanted[r as usize];
+        let span = (max - 2) as u64;
+        let umax = max as u64;
+        // The same test without branches: in range, then the wanted bit.
+        let is_hit = |r: i64| {
+            let offset = (r as u64).wrapping_sub(2);
+            let index = (offset.min(span) + 2) as usize;
+            (offset <= span) & wanted[index]
+        };
+        // a ÷ b, when exact and in [2, max]; ruled out by size before dividing.
+        let quotient = |a: i64, b: i64| -> Option<i64> {
+            let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+            if b == 0 || ua < 2 * ub || ua > max as u64 * ub {
+                return None;
+            }
+            let q = exact_quotient(ua, ub)? as i64;
+            Some(if (a < 0) == (b < 0) { q } else { -q })
+        };
+        debug_assert_eq!(self.ops, [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
+        for split in &splits {
             let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
-            // Walk the shorter side; look its partners up in the longer one.
-            let walk_x = tx.values.len() <= ty.values.len();
-            let (walk, other) = if walk_x { (tx, ty) } else { (ty, tx) };
-            for w in 0..walk.values.len() {
-                let s = walk.values[w];
-                for (op_index, &op) in self.ops.iter().enumerate() {
-                    // dir 0: walked value on the left; dir 1: on the right.
-                    for dir in 0..2u8 {
-                        if op.is_commutative() && dir == 1 {
+            let xs: Vec<i64> = tx.values.iter().map(|&v| v as i64).collect();
+            let ys: Vec<i64> = ty.values.iter().map(|&v| v as i64).collect();
+            for (i, &a) in xs.iter().enumerate() {
+                for (j, &b) in ys.iter().enumerate() {
+                    // The order of `split_all`: + − × ÷, x op y then y op x;
+                    // with equal sides, y op x is not tried and + × once.
+                    let both = !split.same || j >= i;
+                    // Which of + − × land on a wanted prime, without branches.
+                    let sums = [a + b, a - b, b - a, a * b];
+                    let mut mask = 0u8;
+                    for (bit, &r) in sums.iter().enumerate() {
+                        mask |= u8::from(is_hit(r)) << bit;
+                    }
+                    mask &= !(u8::from(!both) * 0b1001) & !(u8::from(split.same) << 2);
+                    // Division is rarer and dearer: only when sizes allow it.
+                    let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+                    let div_xy = ub != 0 && ua >= 2 * ub && ua <= umax * ub;
+                    let div_yx = !split.same && ua != 0 && ub >= 2 * ua && ub <= umax * ua;
+                    if mask == 0 && !div_xy && !div_yx {
+                        continue;
+                    }
+                    let tries = [
+                        (BinOp::Add, false, (mask & 1 != 0).then_some(sums[0])),
+                        (BinOp::Sub, false, (mask & 2 != 0).then_some(sums[1])),
+                        (BinOp::Sub, true, (mask & 4 != 0).then_some(sums[2])),
+                        (BinOp::Mul, false, (mask & 8 != 0).then_some(sums[3])),
+                        (
+                            BinOp::Div,
+                            false,
+                            div_xy.then(|| quotient(a, b)).flatten().filter(|&r| hit(r)),
+                        ),
+                        (
+                            BinOp::Div,
+                            true,
+                            div_yx.then(|| quotient(b, a)).flatten().filter(|&r| hit(r)),
+                        ),
+                    ];
+                    let (cx, cy) = (tx.steps[i].cost, ty.steps[j].cost);
+                    for (op, swap, r) in tries {
+                        let Some(r) = r else {
+                            continue;
+                        };
+                        // Most candidates lose to one found earlier: a lower
+                        // bound on the cost rules them out cheaply.
+                        if best[r as usize]
+                            .is_some_and(|b| b.cost.key() <= Cost::at_least(op, cx, cy))
+                        {
                             continue;
                         }
-                        for o in partners(op, dir == 1, s, max, other) {
-                            let (i, j) = if walk_x { (w, o) } else { (o, w) };
-                            let (ax, ay) =
-                                (Operand::at(split.xs, tx, i), Operand::at(split.ys, ty, j));
-                            // Which of x, y stands on the left of `op`.
-                            let x_left = walk_x == (dir == 0);
-                            let (l, r) = if x_left { (ax, ay) } else { (ay, ax) };
-                            let Outcome::Exact(v) = op.apply(l.value, r.value, self.bound) else {
-                                continue;
-                            };
-                            if !wanted(v) {
-                                continue;
-                            }
-                            let (step, pos) = if split.same {
-                                // Only x op y is enumerated, (i, j) ordered for + and ×.
-                                let (l, r) = if op.is_commutative() && l.index > r.index {
-                                    (r, l)
-                                } else {
-                                    (l, r)
-                                };
-                                let (l, r) = (
-                                    Operand { sub: split.xs, ..l },
-                                    Operand { sub: split.ys, ..r },
-                                );
-                                (
-                                    binary_step(op, &l, &r, v),
-                                    (k as u8 + 1, l.index, r.index, op_index as u8, 0),
-                                )
-                            } else if op.is_commutative() {
-                                (
-                                    binary_step(op, &ax, &ay, v),
-                                    (k as u8 + 1, ax.index, ay.index, op_index as u8, 0),
-                                )
-                            } else {
-                                let d = u8::from(!x_left);
-                                (
-                                    binary_step(op, &l, &r, v),
-                                    (k as u8 + 1, ax.index, ay.index, op_index as u8, d),
-                                )
-                            };
-                            offer(v, step, pos);
-                        }
+                        let (x, y) = (Operand::at(split.xs, tx, i), Operand::at(split.ys, ty, j));
+                        let (l, rr) = if swap { (y, x) } else { (x, y) };
+                        offer(&mut best, r.into(), binary_step(op, &l, &rr, r.into()));
                     }
                 }
             }
         }
+        let mut merged = Layer::default();
+        for (p, step) in best.into_iter().enumerate() {
+            if let Some(step) = step {
+                merged.values.push(p as Value);
+                merged.steps.push(step);
+            }
+        }
         Some(Table {
-            merged: Layer::from_map(found, |(_, _, step)| step),
+            merged,
             levels: Vec::new(),
             pruned,
         })
     }
 
     /// Whether no +, −, × or ÷ of a value from `a` and one from `b` can
-    /// leave the bound.
+    /// leave the bound or 62 bits.
     fn in_bound(&self, a: &Table, b: &Table) -> bool {
         let max_abs = |t: &Table| {
             let v = &t.merged.values;
-            v.first()
-                .map_or(0, |f| f.unsigned_abs())
-                .max(v.last().map_or(0, |l| l.unsigned_abs()))
+            let first = v.first().map_or(0, |f| f.unsigned_abs());
+            first.max(v.last().map_or(0, |l| l.unsigned_abs()))
         };
         let (a, b) = (max_abs(a), max_abs(b));
-        let bound = u128::from(self.bound);
-        a + b <= bound && a.checked_mul(b).is_some_and(|p| p <= bound)
+        let limit = u128::from(self.bound).min(1 << 62);
+        a + b <= limit && a.checked_mul(b).is_some_and(|p| p <= limit)
     }
 }
 
-/// The indexes in `other` of every value t such that `s op t` (or `t op s`
-/// when `s_right`) may be a prime up to `max`.
-fn partners(op: BinOp, s_right: bool, s: Value, max: Value, other: &Layer) -> Vec<usize> {
-    let range = |lo: Value, hi: Value| {
-        let start = other.values.partition_point(|&t| t < lo);
-        let end = other.values.partition_point(|&t| t <= hi);
-        (start..end).collect::<Vec<usize>>()
+/// Divisors below this use a table of reciprocals instead of dividing.
+const RECIPROCAL_LIMIT: u64 = 4096;
+
+/// `ceil(2^64 / d)` for 2 <= d < RECIPROCAL_LIMIT (entries 0 and 1 unused).
+fn reciprocals() -> &'static [u64] {
+    static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..RECIPROCAL_LIMIT)
+            .map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 })
+            .collect()
+    })
+}
+
+/// `n / d` when `d` divides `n` exactly (d > 0). Small operands multiply by
+/// a reciprocal, which is exact for n < 2^32 and d < 2^12 (the error term
+/// n·(m − 2^64/d)/2^64 stays below 1/d), instead of a slow division.
+fn exact_quotient(n: u64, d: u64) -> Option<u64> {
+    let q = if d == 1 {
+        n
+    } else if d < RECIPROCAL_LIMIT && n < 1 << 32 {
+        ((u128::from(n) * u128::from(reciprocals()[d as usize])) >> 64) as u64
+    } else {
+        n / d
     };
-    let each = |targets: &mut dyn Iterator<Item = Value>| {
-        targets
-            .filter_map(|t| other.find(t))
-            .collect::<Vec<usize>>()
-    };
-    match (op, s_right) {
-        (BinOp::Add, _) => range(2 - s, max - s),
-        (BinOp::Sub, false) => range(s - max, s - 2), // s − t
-        (BinOp::Sub, true) => range(s + 2, s + max),  // t − s
-        (BinOp::Mul, _) => match s {
-            1 => range(2, max),
-            -1 => range(-max, -2),
-            _ if s.abs() <= max => each(&mut [s.signum()].into_iter()),
-            _ => Vec::new(),
-        },
-        (BinOp::Div, false) => {
-            // s ÷ t = p: t = s / p for each p dividing s.
-            each(
-                &mut (2..=max.min(s.abs()))
-                    .filter(|&p| s % p == 0)
-                    .map(|p| s / p),
-            )
-        }
-        (BinOp::Div, true) if s != 0 => {
-            // t ÷ s = p: t = p s.
-            each(&mut (2..=max).map(|p| p * s))
-        }
-        _ => Vec::new(),
-    }
+    (q * d == n).then_some(q)
 }
 
 /// The union of two sorted layers, the best step for each value; on equal
@@ -543,6 +569,25 @@ fn next_permutation(xs: &mut [u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        for d in 1..600u64 {
+            for n in (0..70_000u64).chain([(1 << 32) - 1, (1 << 32) - 2, 4_294_967_000]) {
+                let want = (n % d == 0).then(|| n / d);
+                assert_eq!(exact_quotient(n, d), want, "{n} / {d}");
+            }
+        }
+        for d in [4093u64, 4095, 3000, 2048, 1 << 13, 1 << 40] {
+            for n in [d * 97, d * 96 + 1, (1 << 32) - 1, d * 1_000_000] {
+                assert_eq!(
+                    exact_quotient(n, d),
+                    (n % d == 0).then(|| n / d),
+                    "{n} / {d}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn permutations_are_distinct_and_complete() {
