@@ -1,0 +1,28 @@
+//! Benchmarks of the sweeps: every dealt hand under every rule set, and the
+//! six-card sweep. Run with `cargo bench --bench analyze`.
+
+use prime_solve::analysis::{all_rule_sets, analyze};
+use prime_solve::report;
+use prime_solve::{Faces, Rules};
+
+fn main() {
+    divan::main();
+}
+
+/// `analyze --all-rules`: 72 rule sets × 220-455 hands, reports rendered
+/// (not written: disk speed is not ours to measure).
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn all_rule_sets_three_cards() -> usize {
+    let analyses: Vec<_> = all_rule_sets()
+        .into_iter()
+        .map(|r| analyze(r, 3, &|| {}).unwrap())
+        .collect();
+    report::render(&analyses).len()
+}
+
+/// `analyze --cards 6 --faces rank`: 18,486 dealt hands under base rules.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn six_cards_rank_faces() -> usize {
+    let rules = Rules { faces: Faces::Rank, ..Rules::default() };
+    analyze(rules, 6, &|| {}).unwrap().hands.len()
+}
