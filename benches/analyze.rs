@@ -23,6 +23,9 @@ fn all_rule_sets_three_cards() -> usize {
 /// `analyze --cards 6 --faces rank`: 18,486 dealt hands under base rules.
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn six_cards_rank_faces() -> usize {
-    let rules = Rules { faces: Faces::Rank, ..Rules::default() };
+    let rules = Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    };
     analyze(rules, 6, &|| {}).unwrap().hands.len()
 }

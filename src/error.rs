@@ -42,3 +42,17 @@ pub enum RulesError {
     #[error("max prime {0} is too small: the lowest prime is 2")]
     MaxPrime(u64),
 }
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SimError {
+    #[error(
+        "{got} players given: the {} game needs {}",
+        if *two_player { "two-player" } else { "multi-player" },
+        if *two_player { "exactly 2 (--players expert,club)" } else { "3 to 6 (--players expert,club,novice)" }
+    )]
+    Players { got: usize, two_player: bool },
+    #[error("nothing to play: --games and --max-turns must be at least 1")]
+    Empty,
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+}

@@ -9,6 +9,7 @@ pub mod deck;
 pub mod engine;
 pub mod error;
 pub mod expr;
+pub mod game;
 pub mod hand;
 pub mod prime;
 pub mod ratio;

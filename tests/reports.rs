@@ -92,6 +92,23 @@ fn committed_reports_are_what_the_commands_write() {
 }
 
 #[test]
+fn the_committed_simulation_study_is_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("simulation.md");
+    prime_solve()
+        .args(["simulate", "--quiet", "--games", "2000", "--study"])
+        .arg(&path)
+        .assert()
+        .success();
+    let fresh = fs::read_to_string(&path).unwrap();
+    let saved = fs::read_to_string(committed().join("simulation.md")).unwrap();
+    assert!(
+        fresh == saved,
+        "reports/simulation.md differs: regenerate it (README)"
+    );
+}
+
+#[test]
 fn reports_are_the_same_bytes_for_any_thread_count() {
     let dir = tempfile::tempdir().unwrap();
     let trees: Vec<_> = ["1", "2", "8"]

@@ -1,17 +1,14 @@
 //! `prime-solve analyze`: every dealt hand under one or all rule sets,
 //! reports written atomically, one answer line per rule set.
 
-use std::io::IsTerminal;
-
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use prime_solve::analysis::{Analysis, all_rule_sets, analyze};
 use prime_solve::deck::deal;
 use prime_solve::report::{self, write_files};
 
 use super::args::AnalyzeArgs;
-use super::{Verdict, print};
+use super::{Verdict, print, progress_bar, thread_pool};
 
 pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -27,12 +24,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         vec![rules]
     };
     let cards = usize::from(args.cards);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.map_or(0, usize::from))
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = thread_pool(args.threads)?;
     let total: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
-    let bar = progress_bar(total as u64, args.quiet);
+    let bar = progress_bar(total as u64, "hands", args.quiet);
     let analyses = pool.install(|| {
         rule_sets
             .iter()
@@ -71,17 +65,4 @@ fn answer_line(a: &Analysis) -> String {
             failing.join(", ")
         ),
     }
-}
-
-/// A bar on stderr, hidden when stderr is not a terminal or with --quiet.
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} hands, {eta} left")
-            .expect("a valid template"),
-    );
-    bar
 }

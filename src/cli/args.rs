@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use prime_solve::game::Model;
 use prime_solve::{Card, Faces, Functions, Hand, Rules};
 
 #[derive(Parser)]
@@ -46,6 +47,11 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve table\n  prime-solve table --faces rank --out reports/table-rank.md\n  prime-solve table --format csv"
     )]
     Table(TableArgs),
+    /// Play the full game many times with player models and report how it goes.
+    #[command(
+        after_help = "Examples:\n  prime-solve simulate\n  prime-solve simulate --players expert,club,novice --games 5000\n  prime-solve simulate --two-player --players expert,novice --out /tmp/duel\n  prime-solve simulate --study reports/simulation.md"
+    )]
+    Simulate(SimulateArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -224,6 +230,45 @@ pub struct TableArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub struct SimulateArgs {
+    /// One player model per seat, comma-separated: expert, club, novice
+    /// [default: three experts, or two with --two-player].
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = parse_model)]
+    pub players: Vec<Model>,
+    /// The two-player game with an 18-card stockpile.
+    #[arg(long)]
+    pub two_player: bool,
+    /// How many games to play.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub games: u64,
+    /// The seed: the same seed gives the same games for any thread count.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Stop a game as unfinished after this many turns.
+    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: u32,
+    /// Also write summary.md, games.csv and game-length.svg to this folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Run the fixed study of the README (several scenarios) and write it as
+    /// Markdown to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
+    pub study: Option<PathBuf>,
+    /// Worker threads [default: one per core]. Results are the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Do not draw the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+fn parse_model(s: &str) -> Result<Model, String> {
+    s.parse()
 }
 
 /// The hand the tokens name under `faces`.

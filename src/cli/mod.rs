@@ -5,9 +5,13 @@ mod analyze;
 mod args;
 mod check;
 mod query;
+mod simulate;
 mod table;
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -31,6 +35,7 @@ pub fn run() -> ExitCode {
         Command::Check(a) => check::run(&a),
         Command::Analyze(a) => analyze::run(&a),
         Command::Table(a) => table::run(&a),
+        Command::Simulate(a) => simulate::run(&a),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
@@ -83,4 +88,26 @@ pub fn print(text: &str) -> anyhow::Result<()> {
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
+}
+
+/// A bar on stderr counting `unit`, hidden when stderr is not a terminal
+/// or with --quiet.
+pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left"))
+            .expect("a valid template"),
+    );
+    bar
+}
+
+/// A pool of `threads` workers (one per core when `None`).
+pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.map_or(0, usize::from))
+        .build()
+        .context("cannot start worker threads")
 }

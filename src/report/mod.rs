@@ -4,6 +4,7 @@
 pub mod csv;
 pub mod index;
 pub mod plot;
+pub mod simulation;
 pub mod strategy;
 pub mod summary;
 mod write;

@@ -1,0 +1,134 @@
+//! `prime-solve simulate`: many seeded games, a summary, and optionally the
+//! files of a run or the README's study.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use prime_solve::Rules;
+use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
+use prime_solve::report::{File, simulation, write_files};
+
+use super::args::SimulateArgs;
+use super::{Verdict, print, progress_bar, thread_pool};
+
+pub fn run(args: &SimulateArgs) -> Result<Verdict> {
+    let rules = args.rules.rules()?;
+    let pool = thread_pool(args.threads)?;
+    if let Some(path) = &args.study {
+        return study(args, rules, &pool, path);
+    }
+    let players = if args.players.is_empty() {
+        vec![Model::EXPERT; if args.two_player { 2 } else { 3 }]
+    } else {
+        args.players.clone()
+    };
+    let sim = Simulation {
+        rules,
+        players,
+        two_player: args.two_player,
+        games: args.games,
+        seed: args.seed,
+        max_turns: args.max_turns,
+        timing: Timing::default(),
+    };
+    sim.validate()?;
+    let bar = progress_bar(sim.games, "games", args.quiet);
+    let records = pool.install(|| simulate(&sim, &|| bar.inc(1)))?;
+    bar.finish_and_clear();
+    let summary = Summary::of(&sim, &records);
+    if let Some(dir) = &args.out {
+        let files = [
+            File::new("summary.md", simulation::markdown(&sim, &summary)),
+            File::new("games.csv", simulation::games_csv(&sim, &records)),
+            File::new(
+                simulation::LENGTH_SVG,
+                simulation::length_svg(&sim, &records),
+            ),
+        ];
+        write_files(dir, &files).with_context(|| format!("cannot write to {}", dir.display()))?;
+    }
+    print(&simulation::text(&sim, &summary))?;
+    Ok(Verdict::Yes)
+}
+
+/// The scenarios of `reports/simulation.md`.
+fn study(
+    args: &SimulateArgs,
+    rules: Rules,
+    pool: &rayon::ThreadPool,
+    path: &Path,
+) -> Result<Verdict> {
+    let high_powers = Rules {
+        powers: true,
+        max_prime: None,
+        ..rules
+    };
+    let mixed = vec![Model::EXPERT, Model::CLUB, Model::NOVICE];
+    let scenarios: [(&str, Rules, Vec<Model>, bool); 7] = [
+        ("Three experts", rules, vec![Model::EXPERT; 3], false),
+        ("Mixed skills", rules, mixed.clone(), false),
+        ("Three club players", rules, vec![Model::CLUB; 3], false),
+        (
+            "Two experts, two-player game",
+            rules,
+            vec![Model::EXPERT; 2],
+            true,
+        ),
+        (
+            "Club against novice, two-player game",
+            rules,
+            vec![Model::CLUB, Model::NOVICE],
+            true,
+        ),
+        (
+            "Three experts, high primes and powers",
+            high_powers,
+            vec![Model::EXPERT; 3],
+            false,
+        ),
+        (
+            "Mixed skills, high primes and powers",
+            high_powers,
+            mixed,
+            false,
+        ),
+    ];
+    let bar = progress_bar(args.games * scenarios.len() as u64, "games", args.quiet);
+    let mut runs = Vec::new();
+    for (name, rules, players, two_player) in scenarios {
+        let sim = Simulation {
+            rules,
+            players,
+            two_player,
+            games: args.games,
+            seed: args.seed,
+            max_turns: args.max_turns,
+            timing: Timing::default(),
+        };
+        let records = pool.install(|| simulate(&sim, &|| bar.inc(1)))?;
+        let summary = Summary::of(&sim, &records);
+        runs.push((name.to_string(), sim, summary));
+    }
+    bar.finish_and_clear();
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    write_files(dir, &[File::new(name, simulation::study(&runs))])
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut out = String::new();
+    for (name, sim, s) in &runs {
+        out.push_str(&format!("{name}: {} of {} finished", s.finished, s.games));
+        if let Some(t) = &s.turns {
+            out.push_str(&format!(", median {} turns", t.median));
+        }
+        out.push_str(&format!(" ({})\n", simulation::players(sim)));
+    }
+    out.push_str(&format!("study written to {}\n", path.display()));
+    print(&out)?;
+    Ok(Verdict::Yes)
+}

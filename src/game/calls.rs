@@ -1,0 +1,100 @@
+//! What can be called on each hand, computed once per rule set with the
+//! solver, so a simulated turn costs a lookup.
+
+use rustc_hash::FxHashMap;
+
+use crate::arith::Value;
+use crate::deck::deal;
+use crate::engine::Solver;
+use crate::error::RulesError;
+use crate::expr::Expr;
+use crate::hand::Hand;
+use crate::rules::Rules;
+
+/// The house rules a witness needs, so that a player who does not use them
+/// cannot find it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    pub powers: bool,
+    pub juxtapose: bool,
+    pub functions: bool,
+}
+
+impl Needs {
+    fn of(e: &Expr) -> Needs {
+        match e {
+            Expr::Card(_) => Needs::default(),
+            Expr::Join(_) => Needs {
+                juxtapose: true,
+                ..Needs::default()
+            },
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (Needs::of(a), Needs::of(b));
+                Needs {
+                    powers: a.powers || b.powers || *op > crate::arith::BinOp::Div,
+                    juxtapose: a.juxtapose || b.juxtapose,
+                    functions: a.functions || b.functions,
+                }
+            }
+            Expr::Unary(_, a) => Needs {
+                functions: true,
+                ..Needs::of(a)
+            },
+        }
+    }
+
+    /// Whether a player who knows `known` can use everything `self` needs.
+    pub fn within(self, known: Needs) -> bool {
+        (!self.powers || known.powers)
+            && (!self.juxtapose || known.juxtapose)
+            && (!self.functions || known.functions)
+    }
+}
+
+/// One prime a hand makes, with how hard its simplest witness is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Callable {
+    pub prime: Value,
+    /// The witness's operator weight (see `expr::Cost`): the effort to find it.
+    pub effort: u16,
+    pub needs: Needs,
+}
+
+/// Every hand of the sizes a game can show, with its primes.
+pub struct CallBook {
+    hands: FxHashMap<Hand, Vec<Callable>>,
+}
+
+impl CallBook {
+    /// Solves every hand of each size in `sizes` that the pack deals.
+    pub fn new(rules: Rules, sizes: &[usize]) -> Result<CallBook, RulesError> {
+        let mut solver = Solver::new(rules)?;
+        let mut all: Vec<Hand> = Vec::new();
+        for &k in sizes {
+            all.extend(deal(k, rules.faces).0.iter().map(|d| d.hand));
+        }
+        solver.prepare(&all);
+        let hands = all
+            .iter()
+            .map(|&hand| {
+                let solution = solver.solve_primes(hand);
+                let options = solution
+                    .primes()
+                    .into_iter()
+                    .map(|p| Callable {
+                        prime: p,
+                        effort: solution.cost(p).map_or(0, |c| c.weight),
+                        needs: Needs::of(&solution.witness(p).expect("reached")),
+                    })
+                    .collect();
+                (hand, options)
+            })
+            .collect();
+        Ok(CallBook { hands })
+    }
+
+    /// The primes `hand` makes, ascending (none for a hand never dealt).
+    pub fn options(&self, hand: Hand) -> &[Callable] {
+        self.hands.get(&hand).map_or(&[], Vec::as_slice)
+    }
+}

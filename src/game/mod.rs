@@ -1,0 +1,16 @@
+//! The game simulator: the full rules of Prime Time for three or more
+//! players and for two, player models, and many seeded games in parallel.
+
+pub mod calls;
+pub mod play;
+pub mod player;
+pub mod rng;
+pub mod sim;
+pub mod turn;
+
+pub use calls::CallBook;
+pub use play::{Duel, Game, Multi, Record, Setup};
+pub use player::Model;
+pub use rng::Rng;
+pub use sim::{Simulation, Summary, simulate};
+pub use turn::Timing;

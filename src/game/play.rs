@@ -1,0 +1,553 @@
+//! The games themselves: three or more players racing on the cards they
+//! turn, and two players with a stockpile that is rebuilt between rounds.
+//! Each `step` resolves one combination, so tests can check every state.
+
+use std::collections::VecDeque;
+
+use crate::deck::pack;
+use crate::game::calls::CallBook;
+use crate::game::player::Model;
+use crate::game::rng::Rng;
+use crate::game::turn::{Outcome, Timing, resolve};
+use crate::hand::Hand;
+use crate::rules::Faces;
+
+/// A card of the pack by its position in `deck::pack()`: 0-51 ranked, 52
+/// and 53 the Jokers.
+pub type CardId = u8;
+
+pub const PACK_SIZE: usize = 54;
+
+/// Everything a game consults and never changes.
+pub struct Setup<'a> {
+    pub book: &'a CallBook,
+    pub players: Vec<Model>,
+    pub timing: Timing,
+    /// The value of each card id; `None` for a Joker.
+    values: [Option<u8>; PACK_SIZE],
+}
+
+impl<'a> Setup<'a> {
+    pub fn new(book: &'a CallBook, players: Vec<Model>, faces: Faces, timing: Timing) -> Setup<'a> {
+        let mut values = [None; PACK_SIZE];
+        for (id, card) in pack().into_iter().enumerate() {
+            values[id] = card.value(faces).expect("pack cards have values");
+        }
+        Setup {
+            book,
+            players,
+            timing,
+            values,
+        }
+    }
+
+    /// The hand the cards show (Jokers copying the highest other card);
+    /// `None` for Jokers only.
+    pub fn hand(&self, cards: &[CardId]) -> Option<Hand> {
+        let highest = cards
+            .iter()
+            .filter_map(|&c| self.values[usize::from(c)])
+            .max()?;
+        let values: Vec<u8> = cards
+            .iter()
+            .map(|&c| self.values[usize::from(c)].unwrap_or(highest))
+            .collect();
+        Some(Hand::from_values(&values))
+    }
+
+    /// The `callers`' calls on `cards`, how the combination ends, and
+    /// whether it makes no prime at all.
+    fn resolve(&self, cards: &[CardId], callers: &[usize], rng: &mut Rng) -> (Outcome, bool) {
+        let options = self.hand(cards).map_or(&[][..], |h| self.book.options(h));
+        let calls: Vec<_> = callers
+            .iter()
+            .filter_map(|&p| self.players[p].call(options, rng).map(|c| (p, c)))
+            .collect();
+        (resolve(&calls, self.timing), options.is_empty())
+    }
+}
+
+/// How one game went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Whether the game ended within the turn cap.
+    pub finished: bool,
+    pub winner: Option<usize>,
+    /// Combinations shown, re-turns after ties and buried hands included.
+    pub turns: u32,
+    pub ties: u32,
+    /// Combinations nobody called validly.
+    pub no_calls: u32,
+    /// Of those, combinations that make no prime at all.
+    pub no_prime: u32,
+    /// Two-player stockpile rebuilds.
+    pub rebuilds: u32,
+    /// Combinations shown with only two players left in a game of three
+    /// or more (two cards on the table).
+    pub endgame_turns: u32,
+}
+
+/// The state of either kind of game.
+pub trait Game {
+    /// Resolves one combination; `true` once the game is over.
+    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool;
+    /// Every card, wherever it is (for invariant checks).
+    fn cards(&self) -> Vec<CardId>;
+    fn record(&self) -> &Record;
+    fn record_mut(&mut self) -> &mut Record;
+}
+
+/// Plays a game to its end or to `max_turns` combinations.
+pub fn play(game: &mut dyn Game, setup: &Setup, max_turns: u32, rng: &mut Rng) -> Record {
+    while game.record().turns < max_turns {
+        if game.step(setup, rng) {
+            game.record_mut().finished = true;
+            break;
+        }
+    }
+    game.record().clone()
+}
+
+/// Puts `card` back at a random place in `pile` and turns its top card.
+fn bury(pile: &mut VecDeque<CardId>, card: CardId, rng: &mut Rng) -> CardId {
+    let at = rng.below(pile.len() as u64 + 1) as usize;
+    pile.insert(at, card);
+    pile.pop_front().expect("the buried card at least")
+}
+
+/// After a tie or a buried hand: `who` bury their cards and turn the next.
+fn rebury(
+    table: &mut [(usize, CardId)],
+    piles: &mut [VecDeque<CardId>],
+    who: &[usize],
+    rng: &mut Rng,
+) {
+    for (p, card) in table.iter_mut() {
+        if who.contains(p) {
+            *card = bury(&mut piles[*p], *card, rng);
+        }
+    }
+}
+
+/// Three or more players: each turns a card; the winner of a combination
+/// takes its cards; a player with no cards is out; the last holder wins.
+pub struct Multi {
+    pub piles: Vec<VecDeque<CardId>>,
+    /// The combination being called on, (player, card), if any.
+    table: Vec<(usize, CardId)>,
+    record: Record,
+}
+
+impl Multi {
+    /// Shuffles the pack and deals it round the `players` (18 each for three).
+    pub fn deal(players: usize, rng: &mut Rng) -> Multi {
+        let mut cards: Vec<CardId> = (0..PACK_SIZE as CardId).collect();
+        rng.shuffle(&mut cards);
+        let mut piles = vec![VecDeque::new(); players];
+        for (i, c) in cards.into_iter().enumerate() {
+            piles[i % players].push_back(c);
+        }
+        Multi::from_piles(piles)
+    }
+
+    /// A game from given piles (top card first), for tests.
+    pub fn from_piles(piles: Vec<VecDeque<CardId>>) -> Multi {
+        Multi {
+            piles,
+            table: Vec::new(),
+            record: Record::default(),
+        }
+    }
+}
+
+impl Game for Multi {
+    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool {
+        if self.table.is_empty() {
+            let active: Vec<usize> = (0..self.piles.len())
+                .filter(|&p| !self.piles[p].is_empty())
+                .collect();
+            if active.len() <= 1 {
+                self.record.winner = active.first().copied();
+                return true;
+            }
+            for p in active {
+                let card = self.piles[p].pop_front().expect("active");
+                self.table.push((p, card));
+            }
+        }
+        self.record.turns += 1;
+        self.record.endgame_turns += u32::from(self.table.len() == 2);
+        let cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
+        let callers: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
+        let (outcome, impossible) = setup.resolve(&cards, &callers, rng);
+        match outcome {
+            Outcome::Win(w) => {
+                let won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
+                self.piles[w].extend(won);
+            }
+            Outcome::Tie(players) => {
+                self.record.ties += 1;
+                rebury(&mut self.table, &mut self.piles, &players, rng);
+            }
+            Outcome::NoCall => {
+                self.record.no_calls += 1;
+                self.record.no_prime += u32::from(impossible);
+                let everyone: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
+                rebury(&mut self.table, &mut self.piles, &everyone, rng);
+            }
+        }
+        false
+    }
+
+    fn cards(&self) -> Vec<CardId> {
+        let mut all: Vec<CardId> = self.piles.iter().flatten().copied().collect();
+        all.extend(self.table.iter().map(|&(_, c)| c));
+        all
+    }
+
+    fn record(&self) -> &Record {
+        &self.record
+    }
+
+    fn record_mut(&mut self) -> &mut Record {
+        &mut self.record
+    }
+}
+
+/// How many cards each player gives to a new stockpile.
+pub const STOCK_SHARE: usize = 9;
+
+/// Two players: 18 cards each and an 18-card face-up stockpile whose top
+/// card is the third card. When the stockpile is used up, each gives their
+/// top nine cards to a new one (shuffled); a player who cannot, or has no
+/// card left after doing so, or cannot turn a card, loses.
+pub struct Duel {
+    pub piles: [VecDeque<CardId>; 2],
+    /// The stockpile, top card last.
+    pub stock: Vec<CardId>,
+    table: Vec<(usize, CardId)>,
+    record: Record,
+}
+
+impl Duel {
+    pub fn deal(rng: &mut Rng) -> Duel {
+        let mut cards: Vec<CardId> = (0..PACK_SIZE as CardId).collect();
+        rng.shuffle(&mut cards);
+        let stock = cards.split_off(36);
+        let second = cards.split_off(18);
+        Duel::from_parts([cards.into(), second.into()], stock)
+    }
+
+    /// A game from given piles (top card first) and stockpile (top last).
+    pub fn from_parts(piles: [VecDeque<CardId>; 2], stock: Vec<CardId>) -> Duel {
+        Duel {
+            piles,
+            stock,
+            table: Vec::new(),
+            record: Record::default(),
+        }
+    }
+
+    /// Ends the game with `loser` losing.
+    fn lose(&mut self, loser: usize) -> bool {
+        self.record.winner = Some(1 - loser);
+        true
+    }
+}
+
+impl Game for Duel {
+    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool {
+        if self.table.is_empty() {
+            if self.stock.is_empty() {
+                // A new round: each contributes their top nine cards.
+                for p in 0..2 {
+                    if self.piles[p].len() < STOCK_SHARE {
+                        return self.lose(p);
+                    }
+                }
+                for p in 0..2 {
+                    self.stock.extend(self.piles[p].drain(..STOCK_SHARE));
+                }
+                rng.shuffle(&mut self.stock);
+                self.record.rebuilds += 1;
+                for p in 0..2 {
+                    if self.piles[p].is_empty() {
+                        return self.lose(p);
+                    }
+                }
+            }
+            for p in 0..2 {
+                match self.piles[p].pop_front() {
+                    Some(card) => self.table.push((p, card)),
+                    None => {
+                        // Cannot turn a card: put back what was turned.
+                        for (q, card) in self.table.drain(..) {
+                            self.piles[q].push_front(card);
+                        }
+                        return self.lose(p);
+                    }
+                }
+            }
+        }
+        self.record.turns += 1;
+        // The stockpile's top card is the third card.
+        let mut cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
+        cards.push(*self.stock.last().expect("a stockpile card"));
+        let (outcome, impossible) = setup.resolve(&cards, &[0, 1], rng);
+        match outcome {
+            Outcome::Win(w) => {
+                let mut won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
+                won.push(self.stock.pop().expect("a stockpile card"));
+                self.piles[w].extend(won);
+            }
+            Outcome::Tie(players) => {
+                self.record.ties += 1;
+                rebury(&mut self.table, &mut self.piles, &players, rng);
+            }
+            Outcome::NoCall => {
+                self.record.no_calls += 1;
+                self.record.no_prime += u32::from(impossible);
+                rebury(&mut self.table, &mut self.piles, &[0, 1], rng);
+            }
+        }
+        false
+    }
+
+    fn cards(&self) -> Vec<CardId> {
+        let mut all: Vec<CardId> = self.piles.iter().flatten().copied().collect();
+        all.extend(self.table.iter().map(|&(_, c)| c));
+        all.extend(&self.stock);
+        all
+    }
+
+    fn record(&self) -> &Record {
+        &self.record
+    }
+
+    fn record_mut(&mut self) -> &mut Record {
+        &mut self.record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::calls::Needs;
+    use crate::game::player::Strategy;
+    use crate::rules::Rules;
+
+    /// A player with no randomness in timing.
+    fn steady(base_ms: u32, mistakes_per_mille: u32, strategy: Strategy) -> Model {
+        Model {
+            name: "steady",
+            reach: 20,
+            knows: Needs::default(),
+            largest_prime: 1_000,
+            base_ms,
+            per_effort_ms: 0,
+            spread_ms: 0,
+            search_ms: 0,
+            strategy,
+            mistakes_per_mille,
+        }
+    }
+
+    fn book() -> CallBook {
+        CallBook::new(Rules::default(), &[2, 3]).unwrap()
+    }
+
+    /// Card ids of the spades: ace is 0, two is 1, ... ten is 9.
+    fn spade(value: u8) -> CardId {
+        value - 1
+    }
+
+    fn pile(values: &[u8]) -> VecDeque<CardId> {
+        values.iter().map(|&v| spade(v)).collect()
+    }
+
+    fn assert_whole_pack(game: &dyn Game) {
+        let mut cards = game.cards();
+        cards.sort_unstable();
+        assert_eq!(cards, (0..PACK_SIZE as CardId).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_fastest_valid_caller_takes_the_cards() {
+        let book = book();
+        let players = vec![
+            steady(3000, 0, Strategy::First),
+            steady(1000, 0, Strategy::First),
+            steady(2000, 0, Strategy::First),
+        ];
+        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
+        // 4, 6, 8 on the table: player 1 is fastest.
+        let mut game = Multi::from_piles(vec![pile(&[4, 1]), pile(&[6]), pile(&[8])]);
+        let mut rng = Rng::new(1);
+        assert!(!game.step(&setup, &mut rng));
+        assert_eq!(game.piles[1], pile(&[4, 6, 8]));
+        assert_eq!(game.piles[2].len(), 0);
+    }
+
+    #[test]
+    fn a_higher_prime_in_time_beats_the_first_call() {
+        let book = book();
+        // Player 0 calls the easiest prime first; player 1 the highest, a
+        // little later but within the override window.
+        let players = vec![
+            steady(1000, 0, Strategy::First),
+            steady(1500, 0, Strategy::Highest),
+            steady(9000, 0, Strategy::First),
+        ];
+        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
+        let mut game = Multi::from_piles(vec![pile(&[2]), pile(&[3]), pile(&[6])]);
+        game.step(&setup, &mut Rng::new(1));
+        assert_eq!(game.piles[1].len(), 3, "{:?}", game.piles);
+    }
+
+    #[test]
+    fn equal_calls_at_once_bury_the_tied_cards() {
+        let book = book();
+        let twin = steady(1000, 0, Strategy::First);
+        let players = vec![twin, twin, steady(9000, 0, Strategy::First)];
+        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
+        let mut game = Multi::from_piles(vec![pile(&[4, 1]), pile(&[6, 2]), pile(&[8, 3])]);
+        let mut rng = Rng::new(3);
+        game.step(&setup, &mut rng);
+        assert_eq!(game.record().ties, 1);
+        // The tied players' cards went back into their piles and their next
+        // cards were turned; nobody has won anything.
+        let on_table: Vec<CardId> = game.table.iter().map(|&(_, c)| c).collect();
+        assert!(on_table.contains(&spade(8)));
+        assert_eq!(game.piles.iter().map(VecDeque::len).sum::<usize>(), 3);
+        assert!(game.cards().len() == 6);
+    }
+
+    #[test]
+    fn a_wrong_call_bars_the_caller() {
+        let book = book();
+        let players = vec![
+            steady(500, 1000, Strategy::First),
+            steady(4000, 0, Strategy::First),
+            steady(9000, 0, Strategy::First),
+        ];
+        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
+        let mut game = Multi::from_piles(vec![pile(&[4]), pile(&[6]), pile(&[8])]);
+        game.step(&setup, &mut Rng::new(1));
+        assert_eq!(game.piles[1].len(), 3);
+    }
+
+    #[test]
+    fn a_hand_with_no_call_is_buried_and_the_game_ends_with_one_holder() {
+        let book = book();
+        let players = vec![steady(1000, 1000, Strategy::First); 3];
+        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
+        let mut game = Multi::from_piles(vec![pile(&[4, 5]), pile(&[6]), pile(&[8])]);
+        game.step(&setup, &mut Rng::new(1));
+        assert_eq!(game.record().no_calls, 1);
+        assert_eq!(game.record().no_prime, 0);
+        // One player holding every card has won.
+        let mut done = Multi::from_piles(vec![pile(&[4, 5, 6]), VecDeque::new(), VecDeque::new()]);
+        assert!(done.step(&setup, &mut Rng::new(1)));
+        assert_eq!(done.record().winner, Some(0));
+    }
+
+    fn duel_setup(book: &CallBook) -> Setup<'_> {
+        let players = vec![
+            steady(1000, 0, Strategy::First),
+            steady(2000, 0, Strategy::First),
+        ];
+        Setup::new(book, players, Faces::Five, Timing::default())
+    }
+
+    /// Splits the pack: `a` cards to the first player, the rest to the second.
+    fn split_pack(a: usize) -> [VecDeque<CardId>; 2] {
+        let cards: Vec<CardId> = (0..PACK_SIZE as CardId).collect();
+        [
+            cards[..a].iter().copied().collect(),
+            cards[a..].iter().copied().collect(),
+        ]
+    }
+
+    #[test]
+    fn the_stockpile_is_rebuilt_from_nine_cards_each() {
+        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let setup = duel_setup(&book);
+        let mut game = Duel::from_parts(split_pack(27), Vec::new());
+        game.step(&setup, &mut Rng::new(5));
+        assert_eq!(game.record().rebuilds, 1);
+        // Nine from each: 18 in the stockpile, less the one just won.
+        let won = usize::from(game.table.is_empty());
+        assert_eq!(game.stock.len(), 18 - won);
+        assert_whole_pack(&game);
+    }
+
+    #[test]
+    fn a_player_short_of_nine_cards_loses_at_the_rebuild() {
+        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let setup = duel_setup(&book);
+        let mut game = Duel::from_parts(split_pack(8), Vec::new());
+        assert!(game.step(&setup, &mut Rng::new(5)));
+        assert_eq!(game.record().winner, Some(1));
+    }
+
+    #[test]
+    fn a_player_left_with_nothing_after_the_rebuild_loses() {
+        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let setup = duel_setup(&book);
+        let mut game = Duel::from_parts(split_pack(45), Vec::new());
+        assert!(game.step(&setup, &mut Rng::new(5)));
+        assert_eq!(game.record().winner, Some(0));
+        assert_eq!(game.record().rebuilds, 1);
+    }
+
+    #[test]
+    fn a_player_who_cannot_turn_a_card_loses() {
+        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let setup = duel_setup(&book);
+        let [stock, b] = split_pack(18);
+        let mut game = Duel::from_parts([VecDeque::new(), b], stock.into());
+        assert!(game.step(&setup, &mut Rng::new(5)));
+        assert_whole_pack(&game);
+        assert_eq!(game.record().winner, Some(1));
+    }
+
+    #[test]
+    fn every_card_stays_in_play_in_random_games() {
+        let book = book();
+        for seed in 0..40 {
+            let setup = Setup::new(
+                &book,
+                vec![Model::EXPERT, Model::CLUB, Model::NOVICE],
+                Faces::Five,
+                Timing::default(),
+            );
+            let mut rng = Rng::for_game(seed, 0);
+            let mut game = Multi::deal(3, &mut rng);
+            for _ in 0..3_000 {
+                assert_whole_pack(&game);
+                if game.step(&setup, &mut rng) {
+                    let holders = game.piles.iter().filter(|p| !p.is_empty()).count();
+                    assert_eq!(holders, 1);
+                    break;
+                }
+            }
+        }
+        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        for seed in 0..40 {
+            let setup = Setup::new(
+                &book,
+                vec![Model::EXPERT, Model::NOVICE],
+                Faces::Five,
+                Timing::default(),
+            );
+            let mut rng = Rng::for_game(seed, 1);
+            let mut game = Duel::deal(&mut rng);
+            for _ in 0..3_000 {
+                assert_whole_pack(&game);
+                if game.step(&setup, &mut rng) {
+                    break;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! One combination on the table: the players' calls, and who wins it — the
+//! first valid call, unless a higher valid prime follows before the next
+//! turn; equal primes called together tie; nobody calling buries the cards.
+
+use crate::game::player::Call;
+
+/// How close two calls must be to count as one moment, and how long after
+/// the first valid call a higher prime may still override it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    pub tie_window_ms: u32,
+    pub override_window_ms: u32,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            tie_window_ms: 150,
+            override_window_ms: 1_500,
+        }
+    }
+}
+
+/// What happens to the combination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This player takes the cards.
+    Win(usize),
+    /// These players called the same prime at the same moment: each buries
+    /// their card and turns the next.
+    Tie(Vec<usize>),
+    /// No valid call: every card on the table is buried and replaced.
+    NoCall,
+}
+
+/// Rules on the calls (`player`, call). A wrong call bars its player for
+/// this combination and is otherwise ignored.
+pub fn resolve(calls: &[(usize, Call)], timing: Timing) -> Outcome {
+    let mut valid: Vec<(usize, Call)> = calls.iter().copied().filter(|(_, c)| c.valid).collect();
+    valid.sort_by_key(|&(player, c)| (c.time_ms, player));
+    let Some(&(first, call)) = valid.first() else {
+        return Outcome::NoCall;
+    };
+    let tied: Vec<usize> = valid
+        .iter()
+        .filter(|(_, c)| c.prime == call.prime && c.time_ms <= call.time_ms + timing.tie_window_ms)
+        .map(|&(p, _)| p)
+        .collect();
+    if tied.len() > 1 {
+        return Outcome::Tie(tied);
+    }
+    let deadline = call.time_ms + timing.override_window_ms;
+    let (mut winner, mut best) = (first, call.prime);
+    for &(player, c) in &valid[1..] {
+        if c.time_ms <= deadline && c.prime > best {
+            (winner, best) = (player, c.prime);
+        }
+    }
+    Outcome::Win(winner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(time_ms: u32, prime: i128, valid: bool) -> Call {
+        Call {
+            time_ms,
+            prime,
+            valid,
+        }
+    }
+
+    #[test]
+    fn the_first_valid_call_wins() {
+        let t = Timing::default();
+        let calls = [(0, call(4000, 7, true)), (1, call(2000, 5, true))];
+        assert_eq!(resolve(&calls, t), Outcome::Win(1));
+    }
+
+    #[test]
+    fn a_higher_prime_called_in_time_overrides() {
+        let t = Timing::default();
+        let calls = [(0, call(2000, 5, true)), (1, call(3000, 11, true))];
+        assert_eq!(resolve(&calls, t), Outcome::Win(1));
+        // Too late: the next round has started.
+        let calls = [(0, call(2000, 5, true)), (1, call(4000, 11, true))];
+        assert_eq!(resolve(&calls, t), Outcome::Win(0));
+        // Lower primes never override.
+        let calls = [(0, call(2000, 5, true)), (1, call(2100, 3, true))];
+        assert_eq!(resolve(&calls, t), Outcome::Win(0));
+    }
+
+    #[test]
+    fn simultaneous_equal_calls_tie() {
+        let t = Timing::default();
+        let calls = [
+            (0, call(2000, 5, true)),
+            (1, call(2100, 5, true)),
+            (2, call(2050, 7, true)),
+        ];
+        assert_eq!(resolve(&calls, t), Outcome::Tie(vec![0, 1]));
+        // Equal primes far apart: the first wins.
+        let calls = [(0, call(2000, 5, true)), (1, call(2500, 5, true))];
+        assert_eq!(resolve(&calls, t), Outcome::Win(0));
+    }
+
+    #[test]
+    fn a_wrong_call_is_barred() {
+        let t = Timing::default();
+        let calls = [(0, call(1000, 9, false)), (1, call(2500, 5, true))];
+        assert_eq!(resolve(&calls, t), Outcome::Win(1));
+        let calls = [(0, call(1000, 9, false))];
+        assert_eq!(resolve(&calls, t), Outcome::NoCall);
+        assert_eq!(resolve(&[], t), Outcome::NoCall);
+    }
+}

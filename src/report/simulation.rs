@@ -1,0 +1,336 @@
+//! Simulation reports: a text summary, `summary.md`, `games.csv`, and a
+//! histogram of game length.
+
+use std::fmt::Write as _;
+
+use plotters::prelude::*;
+
+use crate::game::Record;
+use crate::game::sim::{Simulation, Spread, Summary};
+
+pub const LENGTH_SVG: &str = "game-length.svg";
+
+/// One row per game, in game order.
+pub fn games_csv(sim: &Simulation, records: &[Record]) -> String {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record([
+        "game",
+        "finished",
+        "winner_seat",
+        "winner_model",
+        "turns",
+        "ties",
+        "no_calls",
+        "no_prime",
+        "rebuilds",
+        "endgame_turns",
+    ])
+    .expect("writing to memory");
+    for (i, r) in records.iter().enumerate() {
+        let (seat, model) = r.winner.map_or((String::new(), String::new()), |w| {
+            ((w + 1).to_string(), sim.players[w].name.to_string())
+        });
+        out.write_record([
+            i.to_string(),
+            r.finished.to_string(),
+            seat,
+            model,
+            r.turns.to_string(),
+            r.ties.to_string(),
+            r.no_calls.to_string(),
+            r.no_prime.to_string(),
+            r.rebuilds.to_string(),
+            r.endgame_turns.to_string(),
+        ])
+        .expect("writing to memory");
+    }
+    String::from_utf8(out.into_inner().expect("writing to memory")).expect("UTF-8 fields")
+}
+
+fn spread(s: &Option<Spread>) -> String {
+    match s {
+        None => "none finished".to_string(),
+        Some(s) => format!(
+            "mean {}, median {}, 10th percentile {}, 90th percentile {}, longest {}",
+            s.mean.decimal(1),
+            s.median,
+            s.p10,
+            s.p90,
+            s.max
+        ),
+    }
+}
+
+/// The players as `expert, club, novice`.
+pub fn players(sim: &Simulation) -> String {
+    sim.players
+        .iter()
+        .map(|m| m.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The summary in lines of text (stdout), also the body of `summary.md`.
+pub fn text(sim: &Simulation, s: &Summary) -> String {
+    let mut out = String::new();
+    let kind = if sim.two_player {
+        "two-player game with a stockpile"
+    } else {
+        "game of turned cards"
+    };
+    let _ = writeln!(
+        out,
+        "rules: {} ({})",
+        sim.rules.name(),
+        sim.rules.describe()
+    );
+    let _ = writeln!(out, "players: {} ({kind})", players(sim));
+    let _ = writeln!(
+        out,
+        "games: {} (seed {}), finished {}, unfinished {} (stopped after {} turns)",
+        s.games,
+        sim.seed,
+        s.finished,
+        s.games - s.finished,
+        sim.max_turns
+    );
+    let _ = writeln!(out, "turns per finished game: {}", spread(&s.turns));
+    let _ = writeln!(
+        out,
+        "ties: {} of turns; nobody called: {} (no prime at all: {})",
+        s.tie_rate.percent(2),
+        s.no_call_rate.percent(2),
+        s.no_prime_rate.percent(2)
+    );
+    if !sim.two_player {
+        let _ = writeln!(
+            out,
+            "turns with two players left (two cards on the table): {}",
+            s.endgame_rate.percent(2)
+        );
+    }
+    let wins: Vec<String> = s
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(seat, &w)| {
+            let share = crate::ratio::Ratio::new(w as u128, s.finished.max(1) as u128);
+            format!(
+                "seat {} {} {}",
+                seat + 1,
+                sim.players[seat].name,
+                share.percent(1)
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "wins (of finished games): {}", wins.join(", "));
+    if sim.two_player {
+        let _ = writeln!(
+            out,
+            "stockpile rebuilds per finished game: {}",
+            spread(&s.rebuilds)
+        );
+    }
+    out
+}
+
+/// `summary.md`.
+pub fn markdown(sim: &Simulation, s: &Summary) -> String {
+    let mut out = String::from("# Prime Time simulation\n\n");
+    for line in text(sim, s).lines() {
+        let _ = writeln!(out, "- {line}");
+    }
+    let _ = writeln!(out, "\n![Game length]({LENGTH_SVG})");
+    out
+}
+
+/// A histogram of the length of finished games.
+pub fn length_svg(sim: &Simulation, records: &[Record]) -> String {
+    let lengths: Vec<u32> = records
+        .iter()
+        .filter(|r| r.finished)
+        .map(|r| r.turns)
+        .collect();
+    let longest = lengths.iter().copied().max().unwrap_or(1).max(1);
+    let width = longest.div_ceil(40).max(1);
+    let mut bins = vec![0u32; (longest / width + 1) as usize];
+    for t in &lengths {
+        bins[(t / width) as usize] += 1;
+    }
+    let top = bins.iter().copied().max().unwrap_or(1).max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
+        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+            root.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    format!("Game length: {} ({})", players(sim), sim.rules.name()),
+                    ("sans-serif", 18),
+                )
+                .margin(12)
+                .x_label_area_size(40)
+                .y_label_area_size(60)
+                .build_cartesian_2d(0u32..width * bins.len() as u32, 0u32..top + top / 10 + 1)?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_desc("turns")
+                .y_desc("games")
+                .draw()?;
+            let fill = RGBColor(46, 109, 164).filled();
+            chart.draw_series(bins.iter().enumerate().map(|(i, &n)| {
+                let x = i as u32 * width;
+                Rectangle::new([(x, n), (x + width, 0)], fill)
+            }))?;
+            root.present()?;
+            Ok(())
+        })();
+        drawn.expect("drawing into a string cannot fail");
+    }
+    svg.push('\n');
+    svg
+}
+
+/// `reports/simulation.md`: several runs side by side, with the answers.
+pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Prime Time in play: simulated games\n");
+    let _ = writeln!(
+        out,
+        "Each run plays {} games from seed {} with the full rules (see the README for the \
+         player models); a game is stopped as unfinished after {} turns.\n",
+        runs.first().map_or(0, |r| r.1.games),
+        runs.first().map_or(0, |r| r.1.seed),
+        runs.first().map_or(0, |r| r.1.max_turns)
+    );
+    let _ = writeln!(
+        out,
+        "| scenario | rules | players | finished | median turns | 90th pct turns | ties | nobody called | two players left | wins by seat |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
+    for (name, sim, s) in runs {
+        let wins: Vec<String> = s.wins.iter().map(|w| w.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "| {name} | `{}` | {} | {} of {} | {} | {} | {} | {} | {} | {} |",
+            sim.rules.name(),
+            players(sim),
+            s.finished,
+            s.games,
+            s.turns
+                .as_ref()
+                .map_or("-".into(), |t| t.median.to_string()),
+            s.turns.as_ref().map_or("-".into(), |t| t.p90.to_string()),
+            s.tie_rate.percent(2),
+            s.no_call_rate.percent(2),
+            if sim.two_player {
+                "-".to_string()
+            } else {
+                s.endgame_rate.percent(1)
+            },
+            wins.join(" / ")
+        );
+    }
+    let _ = writeln!(out);
+    answers(runs, &mut out);
+    for (name, sim, s) in runs {
+        let _ = writeln!(out, "## {name}\n");
+        for line in text(sim, s).lines() {
+            let _ = writeln!(out, "- {line}");
+        }
+        let _ = writeln!(out);
+    }
+    out
+}
+
+/// The study's questions, answered from its runs (found by scenario name).
+fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
+    let find = |name: &str| {
+        runs.iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, sim, s)| (sim, s))
+    };
+    let median = |s: &Summary| {
+        s.turns
+            .as_ref()
+            .map_or("-".to_string(), |t| t.median.to_string())
+    };
+    let share = |s: &Summary, seat: usize| {
+        crate::ratio::Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1)
+    };
+    let _ = writeln!(out, "## Answers\n");
+    if let Some((sim, s)) = find("Three experts") {
+        let _ = writeln!(
+            out,
+            "- **Three equal experts, rules as written: does the game end?** Usually, but \
+             slowly: {} of {} games end within {} turns (median {} turns). {} of all turns \
+             come after one player is out, with only two cards on the table, and {} of all \
+             turns show a combination that makes no prime at all (two-card combinations such \
+             as 4 5 often do; no three-card one does), so the cards are buried and turned \
+             again. The two-card endgame is what makes the game long; the seats win equally \
+             ({} / {} / {}).",
+            s.finished,
+            s.games,
+            sim.max_turns,
+            median(s),
+            s.endgame_rate.percent(1),
+            s.no_prime_rate.percent(1),
+            share(s, 0),
+            share(s, 1),
+            share(s, 2)
+        );
+    }
+    if let Some((_, s)) = find("Mixed skills") {
+        let _ = writeln!(
+            out,
+            "- **Mixed skills** (expert, club, novice): the expert wins {} of finished games, \
+             in a median of {} turns: going for the highest prime and calling within the \
+             override window takes nearly every combination.",
+            share(s, 0),
+            median(s)
+        );
+    }
+    if let Some((_, s)) = find("Two experts, two-player game") {
+        let rebuilds = s
+            .rebuilds
+            .as_ref()
+            .map_or("-".to_string(), |r| r.median.to_string());
+        let _ = writeln!(
+            out,
+            "- **Two-player game** (two experts): every game ends ({} of {}), in a median of \
+             {} turns and {} stockpile rebuilds; a loser is found when one player cannot \
+             give nine cards. Ties are frequent ({} of turns) because equal players call the \
+             same highest prime at the same moment.",
+            s.finished,
+            s.games,
+            median(s),
+            rebuilds,
+            s.tie_rate.percent(1)
+        );
+    }
+    if let (Some((_, plain)), Some((_, rich))) = (
+        find("Three experts"),
+        find("Three experts, high primes and powers"),
+    ) {
+        let same = plain == rich;
+        let _ = writeln!(
+            out,
+            "- **With --high-primes --powers**: between three equal experts the games are {}. \
+             Between mixed players the expert still wins{}.",
+            if same {
+                "exactly the same: every race between identical players is decided by the \
+                 same random draws whatever prime they call, and the same two-card \
+                 combinations fail"
+            } else {
+                "different"
+            },
+            find("Mixed skills, high primes and powers").map_or(String::new(), |(_, s)| format!(
+                " {} of games, in a median of {} turns",
+                share(s, 0),
+                median(s)
+            ))
+        );
+    }
+    let _ = writeln!(out);
+}
