@@ -11,59 +11,80 @@ pub const GRID: &str = "grid.svg";
 
 /// A bar per number of primes: how many of the deals make that many.
 pub fn prime_counts(a: &Analysis) -> String {
-    let dist = a.prime_count_distribution();
-    let max_count = dist.keys().copied().max().unwrap_or(0) as u32;
-    let deals = |count: usize| -> u64 {
-        a.hands
-            .iter()
-            .filter(|h| h.primes.len() == count)
-            .map(|h| h.deals)
-            .sum()
-    };
-    let bars: Vec<(u32, u64)> = dist.keys().map(|&c| (c as u32, deals(c))).collect();
-    let top = bars.iter().map(|&(_, d)| d).max().unwrap_or(1);
-    let mut svg = String::new();
+    let bars = a
+        .prime_count_distribution()
+        .keys()
+        .map(|&count| {
+            let deals = a
+                .hands
+                .iter()
+                .filter(|h| h.primes.len() == count)
+                .map(|h| h.deals)
+                .sum();
+            (count as u32, count as u32 + 1, deals)
+        })
+        .collect();
+    bar_chart(&Bars {
+        title: format!("Primes per deal, rule set {}", a.folder()),
+        x_desc: "primes the hand can make".into(),
+        y_desc: format!("deals of {}", a.total_deals),
+        bars,
+    })
+}
+
+/// A bar chart over whole numbers.
+pub struct Bars {
+    pub title: String,
+    pub x_desc: String,
+    pub y_desc: String,
+    /// Each bar from x to x' with its height.
+    pub bars: Vec<(u32, u32, u64)>,
+}
+
+/// Draws `b` as SVG, bars one by one in order (plotters' Histogram gathers
+/// its data in a HashMap, whose order changes from run to run).
+pub fn bar_chart(b: &Bars) -> String {
+    let right = b.bars.iter().map(|&(_, x, _)| x).max().unwrap_or(1);
+    let top = b.bars.iter().map(|&(.., h)| h).max().unwrap_or(1).max(1);
+    svg((720, 420), |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(&b.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0u32..right, 0u64..top + top / 10 + 1)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(&b.x_desc)
+            .y_desc(&b.y_desc)
+            .draw()?;
+        let fill = RGBColor(46, 109, 164).filled();
+        chart.draw_series(
+            b.bars
+                .iter()
+                .map(|&(x0, x1, h)| Rectangle::new([(x0, h), (x1, 0)], fill)),
+        )?;
+        Ok(())
+    })
+}
+
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+type Drawn<'a> = Result<(), Box<dyn std::error::Error + 'a>>;
+
+/// Runs `draw` on a white canvas of `size` and returns the SVG text;
+/// drawing into memory does not fail.
+fn svg(size: (u32, u32), draw: impl for<'a> FnOnce(&Area<'a>) -> Drawn<'a>) -> String {
+    let mut text = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
-        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
-            root.fill(&WHITE)?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(
-                    format!("Primes per deal, rule set {}", a.folder()),
-                    ("sans-serif", 20),
-                )
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(70)
-                .build_cartesian_2d(
-                    (0u32..max_count + 1).into_segmented(),
-                    0u64..top + top / 10 + 1,
-                )?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_desc("primes the hand can make")
-                .y_desc(format!("deals of {}", a.total_deals))
-                .draw()?;
-            // Bars drawn one by one in order: plotters' Histogram gathers
-            // its data in a HashMap, whose order changes from run to run.
-            let fill = RGBColor(46, 109, 164).filled();
-            chart.draw_series(bars.iter().map(|&(count, deals)| {
-                Rectangle::new(
-                    [
-                        (SegmentValue::Exact(count), deals),
-                        (SegmentValue::Exact(count + 1), 0),
-                    ],
-                    fill,
-                )
-            }))?;
-            root.present()?;
-            Ok(())
-        })();
-        drawn.expect("drawing into a string cannot fail");
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        root.fill(&WHITE)
+            .expect("drawing into a string cannot fail");
+        draw(&root).expect("drawing into a string cannot fail");
+        root.present().expect("drawing into a string cannot fail");
     }
-    svg.push('\n');
-    svg
+    text.push('\n');
+    text
 }
 
 /// Rows: the two lower cards; columns: the third card; each cell coloured
@@ -84,61 +105,51 @@ pub fn grid(a: &Analysis) -> String {
     let (cell_w, cell_h, left, top) = (44i32, 16i32, 64i32, 56i32);
     let width = left + cell_w * i32::from(max_value) + 16;
     let height = top + cell_h * pairs.len() as i32 + 16;
-    let mut svg = String::new();
-    {
-        let root =
-            SVGBackend::with_string(&mut svg, (width as u32, height as u32)).into_drawing_area();
-        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
-            root.fill(&WHITE)?;
-            let centre = Pos::new(HPos::Center, VPos::Center);
-            let title = ("sans-serif", 16).into_font().color(&BLACK);
+    svg((width as u32, height as u32), |root| {
+        let centre = Pos::new(HPos::Center, VPos::Center);
+        let title = ("sans-serif", 16).into_font().color(&BLACK);
+        root.draw(&Text::new(
+            format!("Highest prime per hand, rule set {}", a.folder()),
+            (8, 8),
+            title,
+        ))?;
+        let label = ("sans-serif", 11).into_font().color(&BLACK).pos(centre);
+        for c in 1..=max_value {
+            let x = left + cell_w * (i32::from(c) - 1) + cell_w / 2;
+            root.draw(&Text::new(c.to_string(), (x, top - 10), label.clone()))?;
+        }
+        for (row, &(x, y)) in pairs.iter().enumerate() {
+            let ry = top + cell_h * row as i32;
             root.draw(&Text::new(
-                format!("Highest prime per hand, rule set {}", a.folder()),
-                (8, 8),
-                title,
+                format!("{x} {y}"),
+                (left / 2, ry + cell_h / 2),
+                label.clone(),
             ))?;
-            let label = ("sans-serif", 11).into_font().color(&BLACK).pos(centre);
-            for c in 1..=max_value {
-                let x = left + cell_w * (i32::from(c) - 1) + cell_w / 2;
-                root.draw(&Text::new(c.to_string(), (x, top - 10), label.clone()))?;
-            }
-            for (row, &(x, y)) in pairs.iter().enumerate() {
-                let ry = top + cell_h * row as i32;
+            for c in y..=max_value {
+                let cx = left + cell_w * (i32::from(c) - 1);
+                let Some(h) = a.get(crate::hand::Hand::from_values(&[x, y, c])) else {
+                    continue;
+                };
+                let (fill, text) = match &h.highest {
+                    Some(call) => {
+                        let rank = highest.binary_search(&call.prime).unwrap_or(0);
+                        (shade(rank, highest.len()), short(call.prime))
+                    }
+                    None => (RGBColor(190, 190, 190), "none".to_string()),
+                };
+                root.draw(&Rectangle::new(
+                    [(cx, ry), (cx + cell_w - 1, ry + cell_h - 1)],
+                    fill.filled(),
+                ))?;
                 root.draw(&Text::new(
-                    format!("{x} {y}"),
-                    (left / 2, ry + cell_h / 2),
+                    text,
+                    (cx + cell_w / 2, ry + cell_h / 2),
                     label.clone(),
                 ))?;
-                for c in y..=max_value {
-                    let cx = left + cell_w * (i32::from(c) - 1);
-                    let Some(h) = a.get(crate::hand::Hand::from_values(&[x, y, c])) else {
-                        continue;
-                    };
-                    let (fill, text) = match &h.highest {
-                        Some(call) => {
-                            let rank = highest.binary_search(&call.prime).unwrap_or(0);
-                            (shade(rank, highest.len()), short(call.prime))
-                        }
-                        None => (RGBColor(190, 190, 190), "none".to_string()),
-                    };
-                    root.draw(&Rectangle::new(
-                        [(cx, ry), (cx + cell_w - 1, ry + cell_h - 1)],
-                        fill.filled(),
-                    ))?;
-                    root.draw(&Text::new(
-                        text,
-                        (cx + cell_w / 2, ry + cell_h / 2),
-                        label.clone(),
-                    ))?;
-                }
             }
-            root.present()?;
-            Ok(())
-        })();
-        drawn.expect("drawing into a string cannot fail");
-    }
-    svg.push('\n');
-    svg
+        }
+        Ok(())
+    })
 }
 
 /// A colour from pale yellow (rank 0) to orange-red (the top rank),

@@ -3,10 +3,9 @@
 
 use std::fmt::Write as _;
 
-use plotters::prelude::*;
-
 use crate::game::Record;
 use crate::game::sim::{Simulation, Spread, Summary};
+use crate::report::plot::{Bars, bar_chart};
 
 pub const LENGTH_SVG: &str = "game-length.svg";
 
@@ -153,43 +152,20 @@ pub fn length_svg(sim: &Simulation, records: &[Record]) -> String {
         .collect();
     let longest = lengths.iter().copied().max().unwrap_or(1).max(1);
     let width = longest.div_ceil(40).max(1);
-    let mut bins = vec![0u32; (longest / width + 1) as usize];
+    let mut bins = vec![0u64; (longest / width + 1) as usize];
     for t in &lengths {
         bins[(t / width) as usize] += 1;
     }
-    let top = bins.iter().copied().max().unwrap_or(1).max(1);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
-        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
-            root.fill(&WHITE)?;
-            let mut chart = ChartBuilder::on(&root)
-                .caption(
-                    format!("Game length: {} ({})", players(sim), sim.rules.name()),
-                    ("sans-serif", 18),
-                )
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(60)
-                .build_cartesian_2d(0u32..width * bins.len() as u32, 0u32..top + top / 10 + 1)?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_desc("turns")
-                .y_desc("games")
-                .draw()?;
-            let fill = RGBColor(46, 109, 164).filled();
-            chart.draw_series(bins.iter().enumerate().map(|(i, &n)| {
-                let x = i as u32 * width;
-                Rectangle::new([(x, n), (x + width, 0)], fill)
-            }))?;
-            root.present()?;
-            Ok(())
-        })();
-        drawn.expect("drawing into a string cannot fail");
-    }
-    svg.push('\n');
-    svg
+    bar_chart(&Bars {
+        title: format!("Game length: {} ({})", players(sim), sim.rules.name()),
+        x_desc: "turns".into(),
+        y_desc: "games".into(),
+        bars: bins
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (i as u32 * width, (i as u32 + 1) * width, n))
+            .collect(),
+    })
 }
 
 /// `reports/simulation.md`: several runs side by side, with the answers.
