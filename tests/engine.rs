@@ -117,8 +117,32 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
     }
 }
 
+/// `solve_primes` (the targeted search, or the top-level scan that keeps
+/// only primes) against `solve` (the full table): same primes, witnesses
+/// and pruned counts.
+fn assert_prime_search_agrees(rules: Rules, hands: &[Hand]) {
+    let solver = Solver::new(rules).unwrap();
+    for &h in hands {
+        let (full, fast) = (solver.solve(h), solver.solve_primes(h));
+        assert_eq!(full.primes(), fast.primes(), "{h} under {}", rules.name());
+        for p in full.primes() {
+            assert_eq!(
+                full.witness(p),
+                fast.witness(p),
+                "{h}: {p} under {}",
+                rules.name()
+            );
+        }
+        assert_eq!(full.pruned(), fast.pruned(), "{h} under {}", rules.name());
+    }
+}
+
 #[test]
 fn targeted_prime_search_agrees_with_the_full_search() {
+    let mut hands = all_hands(Faces::Rank, 3);
+    hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(7));
+    hands.extend(all_hands(Faces::Rank, 5).into_iter().step_by(97));
+    hands.extend(all_hands(Faces::Rank, 6).into_iter().step_by(997));
     for rules in [
         Rules {
             faces: Faces::Rank,
@@ -135,20 +159,39 @@ fn targeted_prime_search_agrees_with_the_full_search() {
             ..Rules::default()
         },
     ] {
-        let solver = Solver::new(rules).unwrap();
-        let mut hands = all_hands(Faces::Rank, 3);
-        hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(7));
-        hands.extend(all_hands(Faces::Rank, 5).into_iter().step_by(97));
-        hands.extend(all_hands(Faces::Rank, 6).into_iter().step_by(997));
-        for h in hands {
-            let (full, fast) = (solver.solve(h), solver.solve_primes(h));
-            assert_eq!(full.primes(), fast.primes(), "{h} under {}", rules.name());
-            for p in full.primes() {
-                assert_eq!(full.witness(p), fast.witness(p), "{h}: {p}");
-            }
-            assert_eq!(full.pruned(), fast.pruned(), "{h}");
+        assert_prime_search_agrees(rules, &hands);
+    }
+}
+
+#[test]
+fn prime_scan_agrees_with_the_full_search_under_every_house_rule() {
+    let mut hands = all_hands(Faces::Rank, 3);
+    hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(61));
+    for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
+        for (powers, juxtapose, max_prime) in [
+            (true, false, Some(97)),
+            (false, true, None),
+            (true, true, None),
+            (false, false, None),
+        ] {
+            let rules = Rules {
+                faces: Faces::Rank,
+                powers,
+                juxtapose,
+                functions,
+                max_prime,
+                ..Rules::default()
+            };
+            assert_prime_search_agrees(rules, &hands);
         }
     }
+    // Deeper nesting falls back to the full table, and still agrees.
+    let deep = Rules {
+        functions: Functions::ALL,
+        function_depth: 2,
+        ..Rules::default()
+    };
+    assert_prime_search_agrees(deep, &all_hands(Faces::Five, 3));
 }
 
 #[test]

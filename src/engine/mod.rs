@@ -108,14 +108,19 @@ impl Solver {
             local.insert(h, table);
         }
         let get = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
-        let targeted = match self.rules.max_prime {
-            Some(max) if primes_only && max <= TARGETED_MAX_PRIME => {
-                build.primes(hand, get, max, is_prime)
-            }
+        let rules = self.rules;
+        let primes = || match rules.max_prime {
+            Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max, is_prime),
             _ => None,
         };
-        let complete = targeted.is_none();
-        let top = targeted.unwrap_or_else(|| build.table(hand, get));
+        let wanted = |v: Value| rules.allows_prime(v) && is_prime(v);
+        let fast = if primes_only {
+            primes().or_else(|| build.top_primes(hand, get, wanted))
+        } else {
+            None
+        };
+        let complete = fast.is_none();
+        let top = fast.unwrap_or_else(|| build.table(hand, get));
         local.insert(hand, top);
         Solution {
             hand,

@@ -224,32 +224,7 @@ impl Build<'_> {
     /// Builds the full table of `hand`; `get` gives the table of any proper
     /// sub-hand.
     pub fn table<'t>(&self, hand: Hand, get: impl Fn(Hand) -> &'t Table) -> Table {
-        let mut level0 = Best::default();
-        let values = hand.values();
-        if let [card] = values[..] {
-            let step = Step {
-                cost: Cost::default(),
-                how: How::Card,
-            };
-            level0.offer(card.into(), step);
-        } else {
-            if self.juxtapose {
-                let (joins, pruned) = self.joins(&values);
-                level0.pruned += pruned;
-                for (v, step) in joins {
-                    level0.offer(v, step);
-                }
-            }
-            let splits = splits(hand);
-            let pairs: usize = splits
-                .iter()
-                .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
-                .sum();
-            level0.map.reserve(pairs.min(1 << 20));
-            for split in splits {
-                self.split_all(split, &get, &mut level0);
-            }
-        }
+        let level0 = self.level0(hand, &get);
         let mut pruned = level0.pruned;
         let layer0 = Layer::from_map(level0.map, |s| s);
         if self.functions.is_empty() {
@@ -298,6 +273,111 @@ impl Build<'_> {
             levels,
             pruned,
         }
+    }
+
+    /// The values `hand` reaches before any function is applied to the
+    /// whole hand: its card, its juxtapositions and every split.
+    fn level0<'t>(&self, hand: Hand, get: &impl Fn(Hand) -> &'t Table) -> Best {
+        let mut level0 = Best::default();
+        let values = hand.values();
+        if let [card] = values[..] {
+            let step = Step {
+                cost: Cost::default(),
+                how: How::Card,
+            };
+            level0.offer(card.into(), step);
+        } else {
+            if self.juxtapose {
+                let (joins, pruned) = self.joins(&values);
+                level0.pruned += pruned;
+                for (v, step) in joins {
+                    level0.offer(v, step);
+                }
+            }
+            let splits = splits(hand);
+            let pairs: usize = splits
+                .iter()
+                .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
+                .sum();
+            level0.map.reserve(pairs.min(1 << 20));
+            for split in splits {
+                self.split_all(split, get, &mut level0);
+            }
+        }
+        level0
+    }
+
+    /// The primes `hand` reaches (those `wanted` says), with the witnesses
+    /// and pruned count of the full table, without sorting or keeping its
+    /// other values: a function's result is tried only where it can be
+    /// prime (T(n) and n! only at n = 2, √n at the square of a prime).
+    /// `None` with functions nested deeper than one.
+    pub fn top_primes<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        wanted: impl Fn(Value) -> bool,
+    ) -> Option<Table> {
+        if !self.functions.is_empty() && self.depth > 1 {
+            return None;
+        }
+        let level0 = self.level0(hand, &get);
+        let mut pruned = level0.pruned;
+        // The best way to each prime: level 0 beats level 1 on equal cost;
+        // within level 1 the full table's order (argument ascending, then
+        // function order) breaks ties.
+        let mut best: FxHashMap<Value, (Precedence, Step)> = FxHashMap::default();
+        let mut keep = |v: Value, key: Precedence, step: Step| match best.entry(v) {
+            Entry::Occupied(mut e) => {
+                if key < e.get().0 {
+                    e.insert((key, step));
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert((key, step));
+            }
+        };
+        let mut args: Vec<(Value, Step)> = Vec::new();
+        for (&v, &step) in &level0.map {
+            if wanted(v) {
+                keep(v, (step.cost, 0, 0, 0), step);
+            }
+            for (fi, &f) in self.functions.iter().enumerate() {
+                match f.apply(v, self.bound) {
+                    Outcome::Pruned => pruned += 1,
+                    Outcome::Exact(w) if may_be_prime(f, v) && wanted(w) => {
+                        let cost = Cost::unary(f, (step.cost, step.top()));
+                        // The argument's index is set once the arguments are sorted.
+                        let how = How::Unary {
+                            f,
+                            level: 1,
+                            arg: 0,
+                        };
+                        keep(w, (cost, 1, v, fi), Step { cost, how });
+                        args.push((v, step));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        args.sort_unstable_by_key(|&(v, _)| v);
+        args.dedup_by_key(|&mut (v, _)| v);
+        let arg_layer = Layer {
+            values: args.iter().map(|&(v, _)| v).collect(),
+            steps: args.iter().map(|&(_, s)| s).collect(),
+        };
+        let merged = Layer::from_map(best, |((_, level, arg, _), mut step)| {
+            if let How::Unary { arg: index, .. } = &mut step.how {
+                debug_assert_eq!(level, 1);
+                *index = arg_layer.find(arg).expect("a kept argument") as u32;
+            }
+            step
+        });
+        Some(Table {
+            merged,
+            levels: vec![arg_layer],
+            pruned,
+        })
     }
 
     /// Every distinct order of the cards, written side by side.
@@ -494,6 +574,21 @@ impl Build<'_> {
     }
 }
 
+/// How one way to a value ranks against another in the full table: cost,
+/// then level (0 before 1), then the function's argument, then the
+/// function's place in the rules' order.
+type Precedence = (Cost, u8, Value, usize);
+
+/// Whether `f(n)` can be prime: T(n) = n(n+1)/2 has two factors above 1
+/// for n >= 3 and n! for n >= 3, so both are prime only at n = 2 (3 and 2);
+/// √n is prime only if n is the square of a prime, which the caller tests.
+fn may_be_prime(f: Func, n: Value) -> bool {
+    match f {
+        Func::Tri | Func::Fact => n == 2,
+        Func::Sqrt => true,
+    }
+}
+
 /// Divisors below this use a table of reciprocals instead of dividing.
 const RECIPROCAL_LIMIT: u64 = 4096;
 
@@ -569,6 +664,21 @@ fn next_permutation(xs: &mut [u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn triangles_and_factorials_are_prime_only_at_two() {
+        for n in 0..2_000 {
+            for f in [Func::Tri, Func::Fact] {
+                if let Outcome::Exact(v) = f.apply(n, u64::MAX) {
+                    assert_eq!(
+                        crate::prime::is_prime(v),
+                        may_be_prime(f, n) && n == 2,
+                        "{f:?}({n})"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn reciprocal_division_is_exact() {
