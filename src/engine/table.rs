@@ -451,104 +451,52 @@ impl Build<'_> {
         }
         let max = i64::try_from(max_prime).ok()?;
         let wanted: Vec<bool> = (0..=max).map(|v| is_prime(v.into())).collect();
-        let mut best: Vec<Option<Step>> = vec![None; wanted.len()];
-        let offer = |best: &mut Vec<Option<Step>>, v: Value, step: Step| {
-            let slot = &mut best[v as usize];
-            if slot.is_none_or(|b| step.cost < b.cost) {
-                *slot = Some(step);
-            }
-        };
+        let mut best: Vec<Option<(u64, Step)>> = vec![None; wanted.len()];
         let mut pruned = 0;
         if self.juxtapose {
             let (joins, p) = self.joins(&hand.values());
             pruned = p;
-            for (v, step) in joins {
+            for (n, (v, step)) in joins.into_iter().enumerate() {
                 if (0..=Value::from(max)).contains(&v) && wanted[v as usize] {
-                    offer(&mut best, v, step);
+                    let slot = &mut best[v as usize];
+                    if slot.is_none_or(|(_, b)| step.cost < b.cost) {
+                        *slot = Some((n as u64, step));
+                    }
                 }
             }
         }
-        // A candidate result r is kept when 2 <= r <= max and prime.
-        let hit = |r: i64| (2..=max).contains(&r) && wanted[r as usize];
-        let span = (max - 2) as u64;
-        let umax = max as u64;
-        // The same test without branches: in range, then the wanted bit.
-        let is_hit = |r: i64| {
-            let offset = (r as u64).wrapping_sub(2);
-            let index = (offset.min(span) + 2) as usize;
-            (offset <= span) & wanted[index]
-        };
-        // a ÷ b, when exact and in [2, max]; ruled out by size before dividing.
-        let quotient = |a: i64, b: i64| -> Option<i64> {
-            let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
-            if b == 0 || ua < 2 * ub || ua > max as u64 * ub {
-                return None;
-            }
-            let q = exact_quotient(ua, ub)? as i64;
-            Some(if (a < 0) == (b < 0) { q } else { -q })
-        };
         debug_assert_eq!(self.ops, [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
-        for split in &splits {
+        let primes: Vec<i64> = (2..=max).filter(|&p| wanted[p as usize]).collect();
+        for (k, split) in splits.iter().enumerate() {
             let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
-            let xs: Vec<i64> = tx.values.iter().map(|&v| v as i64).collect();
-            let ys: Vec<i64> = ty.values.iter().map(|&v| v as i64).collect();
-            for (i, &a) in xs.iter().enumerate() {
-                for (j, &b) in ys.iter().enumerate() {
-                    // The order of `split_all`: + − × ÷, x op y then y op x;
-                    // with equal sides, y op x is not tried and + × once.
-                    let both = !split.same || j >= i;
-                    // Which of + − × land on a wanted prime, without branches.
-                    let sums = [a + b, a - b, b - a, a * b];
-                    let mut mask = 0u8;
-                    for (bit, &r) in sums.iter().enumerate() {
-                        mask |= u8::from(is_hit(r)) << bit;
-                    }
-                    mask &= !(u8::from(!both) * 0b1001) & !(u8::from(split.same) << 2);
-                    // Division is rarer and dearer: only when sizes allow it.
-                    let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
-                    let div_xy = ub != 0 && ua >= 2 * ub && ua <= umax * ub;
-                    let div_yx = !split.same && ua != 0 && ub >= 2 * ua && ub <= umax * ua;
-                    if mask == 0 && !div_xy && !div_yx {
-                        continue;
-                    }
-                    let tries = [
-                        (BinOp::Add, false, (mask & 1 != 0).then_some(sums[0])),
-                        (BinOp::Sub, false, (mask & 2 != 0).then_some(sums[1])),
-                        (BinOp::Sub, true, (mask & 4 != 0).then_some(sums[2])),
-                        (BinOp::Mul, false, (mask & 8 != 0).then_some(sums[3])),
-                        (
-                            BinOp::Div,
-                            false,
-                            div_xy.then(|| quotient(a, b)).flatten().filter(|&r| hit(r)),
-                        ),
-                        (
-                            BinOp::Div,
-                            true,
-                            div_yx.then(|| quotient(b, a)).flatten().filter(|&r| hit(r)),
-                        ),
-                    ];
-                    let (cx, cy) = (tx.steps[i].cost, ty.steps[j].cost);
-                    for (op, swap, r) in tries {
-                        let Some(r) = r else {
-                            continue;
-                        };
-                        // Most candidates lose to one found earlier: a lower
-                        // bound on the cost rules them out cheaply.
-                        if best[r as usize]
-                            .is_some_and(|b| b.cost.key() <= Cost::at_least(op, cx, cy))
-                        {
-                            continue;
-                        }
-                        let (x, y) = (Operand::at(split.xs, tx, i), Operand::at(split.ys, ty, j));
-                        let (l, rr) = if swap { (y, x) } else { (x, y) };
-                        offer(&mut best, r.into(), binary_step(op, &l, &rr, r.into()));
-                    }
-                }
+            let mut scan = Scan {
+                split: *split,
+                k: k as u64 + 1,
+                tx,
+                ty,
+                xs: tx.values.iter().map(|&v| v as i64).collect(),
+                ys: ty.values.iter().map(|&v| v as i64).collect(),
+                max,
+                wanted: &wanted,
+                primes: &primes,
+                best: &mut best,
+            };
+            // Walking costs a few range scans and two lookups per prime for
+            // each value of the shorter side; scanning pairs, one test per
+            // value of the longer side.
+            let (short, long) = (
+                scan.xs.len().min(scan.ys.len()),
+                scan.xs.len().max(scan.ys.len()),
+            );
+            if !split.same && short * 4 <= long {
+                scan.walk();
+            } else {
+                scan.pairs();
             }
         }
         let mut merged = Layer::default();
-        for (p, step) in best.into_iter().enumerate() {
-            if let Some(step) = step {
+        for (p, found) in best.into_iter().enumerate() {
+            if let Some((_, step)) = found {
                 merged.values.push(p as Value);
                 merged.steps.push(step);
             }
@@ -614,6 +562,167 @@ fn exact_quotient(n: u64, d: u64) -> Option<u64> {
         n / d
     };
     (q * d == n).then_some(q)
+}
+
+/// The search for primes over one split of a hand (see `Build::primes`).
+/// Every candidate carries its place in the full table's enumeration order
+/// (split, x index, y index, operator, direction), so candidates found out
+/// of order still break ties as the full table does.
+struct Scan<'a> {
+    split: Split,
+    /// The split's number, from 1 (0 is for juxtapositions).
+    k: u64,
+    tx: &'a Layer,
+    ty: &'a Layer,
+    xs: Vec<i64>,
+    ys: Vec<i64>,
+    max: i64,
+    wanted: &'a [bool],
+    primes: &'a [i64],
+    best: &'a mut Vec<Option<(u64, Step)>>,
+}
+
+/// The operators of the targeted search, in the full table's order.
+const FOUR: [BinOp; 4] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div];
+
+impl Scan<'_> {
+    fn hit(&self, r: i64) -> bool {
+        (2..=self.max).contains(&r) && self.wanted[r as usize]
+    }
+
+    /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
+    /// makes the prime `r`.
+    fn offer(&mut self, i: usize, j: usize, op: BinOp, swap: bool, r: i64) {
+        let pos =
+            self.k << 56 | (i as u64) << 32 | (j as u64) << 8 | (op as u64) << 1 | u64::from(swap);
+        let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
+        let slot = &mut self.best[r as usize];
+        // Most candidates lose to one found earlier: the lower bound on the
+        // cost rules them out before it is worked out.
+        if slot.is_some_and(|(p, b)| (b.cost.key(), p) < (floor, pos)) {
+            return;
+        }
+        let x = Operand::at(self.split.xs, self.tx, i);
+        let y = Operand::at(self.split.ys, self.ty, j);
+        let (l, rr) = if swap { (y, x) } else { (x, y) };
+        let step = binary_step(op, &l, &rr, r.into());
+        if slot.is_none_or(|(p, b)| (step.cost, pos) < (b.cost, p)) {
+            *slot = Some((pos, step));
+        }
+    }
+
+    /// Every pair, as the full table enumerates them: + − × ÷, x op y then
+    /// y op x; with equal sides, y op x is not tried and + × only once.
+    fn pairs(&mut self) {
+        let (span, umax) = ((self.max - 2) as u64, self.max as u64);
+        // a ÷ b, when exact and its size could be a wanted prime.
+        let quotient = |a: i64, b: i64| -> Option<i64> {
+            let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+            if b == 0 || ua < 2 * ub || ua > umax * ub {
+                return None;
+            }
+            let q = exact_quotient(ua, ub)? as i64;
+            Some(if (a < 0) == (b < 0) { q } else { -q })
+        };
+        let same = self.split.same;
+        for i in 0..self.xs.len() {
+            let a = self.xs[i];
+            for j in 0..self.ys.len() {
+                let b = self.ys[j];
+                let both = !same || j >= i;
+                // A cheap filter first: can any operation land in range?
+                let near = |r: i64| (r as u64).wrapping_sub(2) <= span;
+                let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+                let div_xy = ub != 0 && ua >= 2 * ub && ua <= umax * ub;
+                let div_yx = !same && ua != 0 && ub >= 2 * ua && ub <= umax * ua;
+                if !(near(a + b) || near(a - b) || near(b - a) || near(a * b) || div_xy || div_yx) {
+                    continue;
+                }
+                let tries = [
+                    (BinOp::Add, false, Some(a + b).filter(|_| both)),
+                    (BinOp::Sub, false, Some(a - b)),
+                    (BinOp::Sub, true, Some(b - a).filter(|_| !same)),
+                    (BinOp::Mul, false, Some(a * b).filter(|_| both)),
+                    (BinOp::Div, false, div_xy.then(|| quotient(a, b)).flatten()),
+                    (BinOp::Div, true, div_yx.then(|| quotient(b, a)).flatten()),
+                ];
+                for (op, swap, r) in tries {
+                    if let Some(r) = r.filter(|&r| self.hit(r)) {
+                        self.offer(i, j, op, swap, r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Walks the shorter side and looks up, in the longer one, the partners
+    /// that make a wanted prime: ranges for + − ×, multiples and divisors
+    /// for ÷. For splits of unequal sides only.
+    fn walk(&mut self) {
+        let walk_x = self.xs.len() <= self.ys.len();
+        // Taken out for the walk, so that `offer` may borrow `self`.
+        let (xs, ys) = (std::mem::take(&mut self.xs), std::mem::take(&mut self.ys));
+        let (walked, other) = if walk_x { (&xs, &ys) } else { (&ys, &xs) };
+        let range = |lo: i64, hi: i64| {
+            other.partition_point(|&t| t < lo)..other.partition_point(|&t| t <= hi)
+        };
+        let find = |t: i64| other.binary_search(&t).ok();
+        let max = self.max;
+        let mut partners: Vec<usize> = Vec::new();
+        for (w, &s) in walked.iter().enumerate() {
+            for op in FOUR {
+                // dir 0: x op y; dir 1: y op x (not for + and ×).
+                for swap in [false, true] {
+                    if swap && op.is_commutative() {
+                        continue;
+                    }
+                    // Whether the walked value stands on the left of `op`.
+                    let s_left = walk_x != swap;
+                    partners.clear();
+                    match (op, s_left) {
+                        (BinOp::Add, _) => partners.extend(range(2 - s, max - s)),
+                        (BinOp::Sub, true) => partners.extend(range(s - max, s - 2)),
+                        (BinOp::Sub, false) => partners.extend(range(s + 2, s + max)),
+                        (BinOp::Mul, _) if s > 0 => {
+                            partners.extend(range((2 + s - 1) / s, max / s))
+                        }
+                        (BinOp::Mul, _) if s < 0 => {
+                            partners.extend(range(-(max / -s), -((2 - s - 1) / -s)));
+                        }
+                        // s ÷ t = p: t = s / p for the primes dividing s.
+                        (BinOp::Div, true) => {
+                            partners.extend(self.primes.iter().filter_map(|&p| {
+                                exact_quotient(s.unsigned_abs(), p as u64)
+                                    .and_then(|q| find(if s < 0 { -(q as i64) } else { q as i64 }))
+                            }))
+                        }
+                        // t ÷ s = p: t = p s.
+                        (BinOp::Div, false) if s != 0 => partners.extend(
+                            self.primes
+                                .iter()
+                                .filter_map(|&p| p.checked_mul(s).and_then(find)),
+                        ),
+                        _ => {}
+                    }
+                    for &o in &partners {
+                        let (i, j) = if walk_x { (w, o) } else { (o, w) };
+                        let (a, b) = (xs[i], ys[j]);
+                        let (l, r) = if swap { (b, a) } else { (a, b) };
+                        let result = match op {
+                            BinOp::Add => Some(l + r),
+                            BinOp::Sub => Some(l - r),
+                            BinOp::Mul => Some(l * r),
+                            _ => (r != 0 && l % r == 0).then(|| l / r),
+                        };
+                        if let Some(v) = result.filter(|&v| self.hit(v)) {
+                            self.offer(i, j, op, swap, v);
+                        }
+                    }
+                }
+            }
+        }
+        (self.xs, self.ys) = (xs, ys);
+    }
 }
 
 /// The union of two sorted layers, the best step for each value; on equal
