@@ -2,6 +2,7 @@
 //! reports written atomically, one answer line per rule set.
 
 use anyhow::{Context, Result};
+use rayon::prelude::*;
 
 use prime_solve::analysis::{Analysis, all_rule_sets, analyze};
 use prime_solve::deck::deal;
@@ -28,8 +29,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let total: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
     let bar = progress_bar(total as u64, "hands", args.quiet);
     let analyses = pool.install(|| {
+        // Rule sets in parallel too: each one's hands are too few to keep
+        // every core busy through its layers of sub-hands.
         rule_sets
-            .iter()
+            .par_iter()
             .map(|&r| analyze(r, cards, &|| bar.inc(1)))
             .collect::<Result<Vec<Analysis>, _>>()
     })?;
