@@ -2,6 +2,7 @@
 //! every value each reaches with its simplest witness, tables shared
 //! between hands so that a sweep computes each sub-hand once.
 
+mod primes;
 mod table;
 
 use rayon::prelude::*;

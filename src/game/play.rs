@@ -371,68 +371,67 @@ mod tests {
         assert_eq!(cards, (0..PACK_SIZE as CardId).collect::<Vec<_>>());
     }
 
+    /// One combination of a three-player game with these players and
+    /// piles (values of spades, top first).
+    fn one_step(players: [Model; 3], piles: [&[u8]; 3], seed: u64) -> Multi {
+        let book = book();
+        let setup = Setup::new(&book, players.to_vec(), Faces::Five, Timing::default());
+        let mut game = Multi::from_piles(piles.iter().map(|p| pile(p)).collect());
+        assert!(!game.step(&setup, &mut Rng::new(seed)));
+        game
+    }
+
     #[test]
     fn the_fastest_valid_caller_takes_the_cards() {
-        let book = book();
-        let players = vec![
-            steady(3000, 0, Strategy::First),
-            steady(1000, 0, Strategy::First),
-            steady(2000, 0, Strategy::First),
-        ];
-        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
+        let first = |ms| steady(ms, 0, Strategy::First);
         // 4, 6, 8 on the table: player 1 is fastest.
-        let mut game = Multi::from_piles(vec![pile(&[4, 1]), pile(&[6]), pile(&[8])]);
-        let mut rng = Rng::new(1);
-        assert!(!game.step(&setup, &mut rng));
+        let game = one_step(
+            [first(3000), first(1000), first(2000)],
+            [&[4, 1], &[6], &[8]],
+            1,
+        );
         assert_eq!(game.piles[1], pile(&[4, 6, 8]));
         assert_eq!(game.piles[2].len(), 0);
     }
 
     #[test]
     fn a_higher_prime_in_time_beats_the_first_call() {
-        let book = book();
         // Player 0 calls the easiest prime first; player 1 the highest, a
         // little later but within the override window.
-        let players = vec![
+        let players = [
             steady(1000, 0, Strategy::First),
             steady(1500, 0, Strategy::Highest),
             steady(9000, 0, Strategy::First),
         ];
-        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
-        let mut game = Multi::from_piles(vec![pile(&[2]), pile(&[3]), pile(&[6])]);
-        game.step(&setup, &mut Rng::new(1));
+        let game = one_step(players, [&[2], &[3], &[6]], 1);
         assert_eq!(game.piles[1].len(), 3, "{:?}", game.piles);
     }
 
     #[test]
     fn equal_calls_at_once_bury_the_tied_cards() {
-        let book = book();
         let twin = steady(1000, 0, Strategy::First);
-        let players = vec![twin, twin, steady(9000, 0, Strategy::First)];
-        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
-        let mut game = Multi::from_piles(vec![pile(&[4, 1]), pile(&[6, 2]), pile(&[8, 3])]);
-        let mut rng = Rng::new(3);
-        game.step(&setup, &mut rng);
+        let game = one_step(
+            [twin, twin, steady(9000, 0, Strategy::First)],
+            [&[4, 1], &[6, 2], &[8, 3]],
+            3,
+        );
         assert_eq!(game.record().ties, 1);
         // The tied players' cards went back into their piles and their next
         // cards were turned; nobody has won anything.
         let on_table: Vec<CardId> = game.table.iter().map(|&(_, c)| c).collect();
         assert!(on_table.contains(&spade(8)));
         assert_eq!(game.piles.iter().map(VecDeque::len).sum::<usize>(), 3);
-        assert!(game.cards().len() == 6);
+        assert_eq!(game.cards().len(), 6);
     }
 
     #[test]
     fn a_wrong_call_bars_the_caller() {
-        let book = book();
-        let players = vec![
+        let players = [
             steady(500, 1000, Strategy::First),
             steady(4000, 0, Strategy::First),
             steady(9000, 0, Strategy::First),
         ];
-        let setup = Setup::new(&book, players, Faces::Five, Timing::default());
-        let mut game = Multi::from_piles(vec![pile(&[4]), pile(&[6]), pile(&[8])]);
-        game.step(&setup, &mut Rng::new(1));
+        let game = one_step(players, [&[4], &[6], &[8]], 1);
         assert_eq!(game.piles[1].len(), 3);
     }
 

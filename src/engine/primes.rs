@@ -1,0 +1,421 @@
+//! The search for primes at the top of a hand when nothing else is wanted:
+//! the same answers as the full table (primes, witnesses, pruned counts),
+//! without building it.
+
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
+
+use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
+use crate::arith::{BinOp, Func, Outcome, Value};
+use crate::expr::Cost;
+use crate::hand::Hand;
+
+impl Build<'_> {
+    /// The primes `hand` reaches (those `wanted` says), with the witnesses
+    /// and pruned count of the full table, without sorting or keeping its
+    /// other values: a function's result is tried only where it can be
+    /// prime (T(n) and n! only at n = 2, √n at the square of a prime).
+    /// `None` with functions nested deeper than one.
+    pub fn top_primes<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        wanted: impl Fn(Value) -> bool,
+    ) -> Option<Table> {
+        if !self.functions.is_empty() && self.depth > 1 {
+            return None;
+        }
+        let level0 = self.level0(hand, &get);
+        let mut pruned = level0.pruned;
+        // The best way to each prime: level 0 beats level 1 on equal cost;
+        // within level 1 the full table's order (argument ascending, then
+        // function order) breaks ties.
+        let mut best: FxHashMap<Value, (Precedence, Step)> = FxHashMap::default();
+        let mut keep = |v: Value, key: Precedence, step: Step| match best.entry(v) {
+            Entry::Occupied(mut e) => {
+                if key < e.get().0 {
+                    e.insert((key, step));
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert((key, step));
+            }
+        };
+        let mut args: Vec<(Value, Step)> = Vec::new();
+        for (&v, &step) in &level0.map {
+            if wanted(v) {
+                keep(v, (step.cost, 0, 0, 0), step);
+            }
+            for (fi, &f) in self.functions.iter().enumerate() {
+                match f.apply(v, self.bound) {
+                    Outcome::Pruned => pruned += 1,
+                    Outcome::Exact(w) if may_be_prime(f, v) && wanted(w) => {
+                        let cost = Cost::unary(f, (step.cost, step.top()));
+                        // The argument's index is set once the arguments are sorted.
+                        let how = How::Unary {
+                            f,
+                            level: 1,
+                            arg: 0,
+                        };
+                        keep(w, (cost, 1, v, fi), Step { cost, how });
+                        args.push((v, step));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        args.sort_unstable_by_key(|&(v, _)| v);
+        args.dedup_by_key(|&mut (v, _)| v);
+        let arg_layer = Layer {
+            values: args.iter().map(|&(v, _)| v).collect(),
+            steps: args.iter().map(|&(_, s)| s).collect(),
+        };
+        let merged = Layer::from_map(best, |((_, level, arg, _), mut step)| {
+            if let How::Unary { arg: index, .. } = &mut step.how {
+                debug_assert_eq!(level, 1);
+                *index = arg_layer.find(arg).expect("a kept argument") as u32;
+            }
+            step
+        });
+        Some(Table {
+            merged,
+            levels: vec![arg_layer],
+            pruned,
+        })
+    }
+
+    /// The primes up to `max_prime` that `hand` reaches, with the same
+    /// witnesses the full table gives: the same enumeration in the same
+    /// order, but in 64-bit arithmetic that rejects a pair by range before
+    /// dividing, and keeping only the wanted primes. `None` when the rules
+    /// or the bound need the full search (functions, powers, or values at
+    /// this hand that could leave the bound or 64 bits).
+    pub fn primes<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        max_prime: u64,
+        is_prime: impl Fn(Value) -> bool,
+    ) -> Option<Table> {
+        if !self.functions.is_empty() || self.ops.iter().any(|op| op > &BinOp::Div) {
+            return None;
+        }
+        let splits = splits(hand);
+        if hand.len() < 2 || !splits.iter().all(|s| self.in_bound(get(s.x), get(s.y))) {
+            return None;
+        }
+        let max = i64::try_from(max_prime).ok()?;
+        let wanted: Vec<bool> = (0..=max).map(|v| is_prime(v.into())).collect();
+        let mut best: Vec<Option<(u64, Step)>> = vec![None; wanted.len()];
+        let mut pruned = 0;
+        if self.juxtapose {
+            let (joins, p) = self.joins(&hand.values());
+            pruned = p;
+            for (n, (v, step)) in joins.into_iter().enumerate() {
+                if (0..=Value::from(max)).contains(&v) && wanted[v as usize] {
+                    let slot = &mut best[v as usize];
+                    if slot.is_none_or(|(_, b)| step.cost < b.cost) {
+                        *slot = Some((n as u64, step));
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(self.ops, [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
+        let primes: Vec<i64> = (2..=max).filter(|&p| wanted[p as usize]).collect();
+        for (k, split) in splits.iter().enumerate() {
+            let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+            let mut scan = Scan {
+                split: *split,
+                k: k as u64 + 1,
+                tx,
+                ty,
+                xs: tx.values.iter().map(|&v| v as i64).collect(),
+                ys: ty.values.iter().map(|&v| v as i64).collect(),
+                max,
+                wanted: &wanted,
+                primes: &primes,
+                best: &mut best,
+            };
+            // Walking costs a few range scans and two lookups per prime for
+            // each value of the shorter side; scanning pairs, one test per
+            // value of the longer side.
+            let (short, long) = (
+                scan.xs.len().min(scan.ys.len()),
+                scan.xs.len().max(scan.ys.len()),
+            );
+            if !split.same && short * 4 <= long {
+                scan.walk();
+            } else {
+                scan.pairs();
+            }
+        }
+        let mut merged = Layer::default();
+        for (p, found) in best.into_iter().enumerate() {
+            if let Some((_, step)) = found {
+                merged.values.push(p as Value);
+                merged.steps.push(step);
+            }
+        }
+        Some(Table {
+            merged,
+            levels: Vec::new(),
+            pruned,
+        })
+    }
+
+    /// Whether no +, −, × or ÷ of a value from `a` and one from `b` can
+    /// leave the bound or 62 bits.
+    fn in_bound(&self, a: &Table, b: &Table) -> bool {
+        let max_abs = |t: &Table| {
+            let v = &t.merged.values;
+            let first = v.first().map_or(0, |f| f.unsigned_abs());
+            first.max(v.last().map_or(0, |l| l.unsigned_abs()))
+        };
+        let (a, b) = (max_abs(a), max_abs(b));
+        let limit = u128::from(self.bound).min(1 << 62);
+        a + b <= limit && a.checked_mul(b).is_some_and(|p| p <= limit)
+    }
+}
+
+/// How one way to a value ranks against another in the full table: cost,
+/// then level (0 before 1), then the function's argument, then the
+/// function's place in the rules' order.
+type Precedence = (Cost, u8, Value, usize);
+
+/// Whether `f(n)` can be prime: T(n) = n(n+1)/2 has two factors above 1
+/// for n >= 3 and n! for n >= 3, so both are prime only at n = 2 (3 and 2);
+/// √n is prime only if n is the square of a prime, which the caller tests.
+fn may_be_prime(f: Func, n: Value) -> bool {
+    match f {
+        Func::Tri | Func::Fact => n == 2,
+        Func::Sqrt => true,
+    }
+}
+
+/// Divisors below this use a table of reciprocals instead of dividing.
+const RECIPROCAL_LIMIT: u64 = 4096;
+
+/// `ceil(2^64 / d)` for 2 <= d < RECIPROCAL_LIMIT (entries 0 and 1 unused).
+fn reciprocals() -> &'static [u64] {
+    static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..RECIPROCAL_LIMIT)
+            .map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 })
+            .collect()
+    })
+}
+
+/// `n / d` when `d` divides `n` exactly (d > 0). Small operands multiply by
+/// a reciprocal, which is exact for n < 2^32 and d < 2^12 (the error term
+/// n·(m − 2^64/d)/2^64 stays below 1/d), instead of a slow division.
+fn exact_quotient(n: u64, d: u64) -> Option<u64> {
+    let q = if d == 1 {
+        n
+    } else if d < RECIPROCAL_LIMIT && n < 1 << 32 {
+        ((u128::from(n) * u128::from(reciprocals()[d as usize])) >> 64) as u64
+    } else {
+        n / d
+    };
+    (q * d == n).then_some(q)
+}
+
+/// The search for primes over one split of a hand (see `Build::primes`).
+/// Every candidate carries its place in the full table's enumeration order
+/// (split, x index, y index, operator, direction), so candidates found out
+/// of order still break ties as the full table does.
+struct Scan<'a> {
+    split: Split,
+    /// The split's number, from 1 (0 is for juxtapositions).
+    k: u64,
+    tx: &'a Layer,
+    ty: &'a Layer,
+    xs: Vec<i64>,
+    ys: Vec<i64>,
+    max: i64,
+    wanted: &'a [bool],
+    primes: &'a [i64],
+    best: &'a mut Vec<Option<(u64, Step)>>,
+}
+
+/// The operators of the targeted search, in the full table's order.
+const FOUR: [BinOp; 4] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div];
+
+impl Scan<'_> {
+    fn hit(&self, r: i64) -> bool {
+        (2..=self.max).contains(&r) && self.wanted[r as usize]
+    }
+
+    /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
+    /// makes the prime `r`.
+    fn offer(&mut self, i: usize, j: usize, op: BinOp, swap: bool, r: i64) {
+        let pos =
+            self.k << 56 | (i as u64) << 32 | (j as u64) << 8 | (op as u64) << 1 | u64::from(swap);
+        let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
+        let slot = &mut self.best[r as usize];
+        // Most candidates lose to one found earlier: the lower bound on the
+        // cost rules them out before it is worked out.
+        if slot.is_some_and(|(p, b)| (b.cost.key(), p) < (floor, pos)) {
+            return;
+        }
+        let x = Operand::at(self.split.xs, self.tx, i);
+        let y = Operand::at(self.split.ys, self.ty, j);
+        let (l, rr) = if swap { (y, x) } else { (x, y) };
+        let step = binary_step(op, &l, &rr, r.into());
+        if slot.is_none_or(|(p, b)| (step.cost, pos) < (b.cost, p)) {
+            *slot = Some((pos, step));
+        }
+    }
+
+    /// Every pair, as the full table enumerates them: + − × ÷, x op y then
+    /// y op x; with equal sides, y op x is not tried and + × only once.
+    fn pairs(&mut self) {
+        let (span, umax) = ((self.max - 2) as u64, self.max as u64);
+        // a ÷ b, when exact and its size could be a wanted prime.
+        let quotient = |a: i64, b: i64| -> Option<i64> {
+            let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+            if b == 0 || ua < 2 * ub || ua > umax * ub {
+                return None;
+            }
+            let q = exact_quotient(ua, ub)? as i64;
+            Some(if (a < 0) == (b < 0) { q } else { -q })
+        };
+        let same = self.split.same;
+        for i in 0..self.xs.len() {
+            let a = self.xs[i];
+            for j in 0..self.ys.len() {
+                let b = self.ys[j];
+                let both = !same || j >= i;
+                // A cheap filter first: can any operation land in range?
+                let near = |r: i64| (r as u64).wrapping_sub(2) <= span;
+                let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
+                let div_xy = ub != 0 && ua >= 2 * ub && ua <= umax * ub;
+                let div_yx = !same && ua != 0 && ub >= 2 * ua && ub <= umax * ua;
+                if !(near(a + b) || near(a - b) || near(b - a) || near(a * b) || div_xy || div_yx) {
+                    continue;
+                }
+                let tries = [
+                    (BinOp::Add, false, Some(a + b).filter(|_| both)),
+                    (BinOp::Sub, false, Some(a - b)),
+                    (BinOp::Sub, true, Some(b - a).filter(|_| !same)),
+                    (BinOp::Mul, false, Some(a * b).filter(|_| both)),
+                    (BinOp::Div, false, div_xy.then(|| quotient(a, b)).flatten()),
+                    (BinOp::Div, true, div_yx.then(|| quotient(b, a)).flatten()),
+                ];
+                for (op, swap, r) in tries {
+                    if let Some(r) = r.filter(|&r| self.hit(r)) {
+                        self.offer(i, j, op, swap, r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Walks the shorter side and looks up, in the longer one, the partners
+    /// that make a wanted prime: ranges for + − ×, multiples and divisors
+    /// for ÷. For splits of unequal sides only.
+    fn walk(&mut self) {
+        let walk_x = self.xs.len() <= self.ys.len();
+        // Taken out for the walk, so that `offer` may borrow `self`.
+        let (xs, ys) = (std::mem::take(&mut self.xs), std::mem::take(&mut self.ys));
+        let (walked, other) = if walk_x { (&xs, &ys) } else { (&ys, &xs) };
+        let range = |lo: i64, hi: i64| {
+            other.partition_point(|&t| t < lo)..other.partition_point(|&t| t <= hi)
+        };
+        let find = |t: i64| other.binary_search(&t).ok();
+        let max = self.max;
+        let mut partners: Vec<usize> = Vec::new();
+        for (w, &s) in walked.iter().enumerate() {
+            for op in FOUR {
+                // dir 0: x op y; dir 1: y op x (not for + and ×).
+                for swap in [false, true] {
+                    if swap && op.is_commutative() {
+                        continue;
+                    }
+                    // Whether the walked value stands on the left of `op`.
+                    let s_left = walk_x != swap;
+                    partners.clear();
+                    match (op, s_left) {
+                        (BinOp::Add, _) => partners.extend(range(2 - s, max - s)),
+                        (BinOp::Sub, true) => partners.extend(range(s - max, s - 2)),
+                        (BinOp::Sub, false) => partners.extend(range(s + 2, s + max)),
+                        (BinOp::Mul, _) if s > 0 => {
+                            partners.extend(range((2 + s - 1) / s, max / s))
+                        }
+                        (BinOp::Mul, _) if s < 0 => {
+                            partners.extend(range(-(max / -s), -((2 - s - 1) / -s)));
+                        }
+                        // s ÷ t = p: t = s / p for the primes dividing s.
+                        (BinOp::Div, true) => {
+                            partners.extend(self.primes.iter().filter_map(|&p| {
+                                exact_quotient(s.unsigned_abs(), p as u64)
+                                    .and_then(|q| find(if s < 0 { -(q as i64) } else { q as i64 }))
+                            }))
+                        }
+                        // t ÷ s = p: t = p s.
+                        (BinOp::Div, false) if s != 0 => partners.extend(
+                            self.primes
+                                .iter()
+                                .filter_map(|&p| p.checked_mul(s).and_then(find)),
+                        ),
+                        _ => {}
+                    }
+                    for &o in &partners {
+                        let (i, j) = if walk_x { (w, o) } else { (o, w) };
+                        let (a, b) = (xs[i], ys[j]);
+                        let (l, r) = if swap { (b, a) } else { (a, b) };
+                        let result = match op {
+                            BinOp::Add => Some(l + r),
+                            BinOp::Sub => Some(l - r),
+                            BinOp::Mul => Some(l * r),
+                            _ => (r != 0 && l % r == 0).then(|| l / r),
+                        };
+                        if let Some(v) = result.filter(|&v| self.hit(v)) {
+                            self.offer(i, j, op, swap, v);
+                        }
+                    }
+                }
+            }
+        }
+        (self.xs, self.ys) = (xs, ys);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triangles_and_factorials_are_prime_only_at_two() {
+        for n in 0..2_000 {
+            for f in [Func::Tri, Func::Fact] {
+                if let Outcome::Exact(v) = f.apply(n, u64::MAX) {
+                    assert_eq!(
+                        crate::prime::is_prime(v),
+                        may_be_prime(f, n) && n == 2,
+                        "{f:?}({n})"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        for d in 1..600u64 {
+            for n in (0..70_000u64).chain([(1 << 32) - 1, (1 << 32) - 2, 4_294_967_000]) {
+                let want = (n % d == 0).then(|| n / d);
+                assert_eq!(exact_quotient(n, d), want, "{n} / {d}");
+            }
+        }
+        for d in [4093u64, 4095, 3000, 2048, 1 << 13, 1 << 40] {
+            for n in [d * 97, d * 96 + 1, (1 << 32) - 1, d * 1_000_000] {
+                assert_eq!(
+                    exact_quotient(n, d),
+                    (n % d == 0).then(|| n / d),
+                    "{n} / {d}"
+                );
+            }
+        }
+    }
+}
