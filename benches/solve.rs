@@ -23,7 +23,9 @@ fn every_rule() -> Rules {
 #[divan::bench]
 fn three_cards_every_rule() -> usize {
     let solver = Solver::new(every_rule()).unwrap();
-    let solution = solver.solve(black_box(Hand::from_values(&[5, 6, 8])));
+    let solution = solver
+        .solve(black_box(Hand::from_values(&[5, 6, 8])))
+        .unwrap();
     solution
         .primes()
         .into_iter()
@@ -37,6 +39,7 @@ fn three_cards_base_rules() -> usize {
     let solver = Solver::new(Rules::default()).unwrap();
     solver
         .solve(black_box(Hand::from_values(&[4, 6, 8])))
+        .unwrap()
         .primes()
         .len()
 }
@@ -53,6 +56,7 @@ fn six_cards_base_rules_all_values() -> usize {
     .unwrap();
     solver
         .solve(black_box(Hand::from_values(&SIX)))
+        .unwrap()
         .values()
         .unwrap()
         .len()
@@ -68,6 +72,7 @@ fn six_cards_base_rules_primes_only() -> usize {
     .unwrap();
     solver
         .solve_primes(black_box(Hand::from_values(&SIX)))
+        .unwrap()
         .primes()
         .len()
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::arith::Value;
 use crate::deck::{Dealt, deal, weight};
 use crate::engine::Solver;
-use crate::error::RulesError;
+use crate::error::SolveError;
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
@@ -55,11 +55,11 @@ pub fn analyze(
     rules: Rules,
     cards: usize,
     tick: &(dyn Fn() + Sync),
-) -> Result<Analysis, RulesError> {
+) -> Result<Analysis, SolveError> {
     let (dealt, total_deals) = deal(cards, rules.faces);
     let mut solver = Solver::new(rules)?;
     let hands: Vec<Hand> = dealt.iter().map(|d| d.hand).collect();
-    solver.prepare(&hands);
+    solver.prepare(&hands)?;
     let hands = dealt
         .par_iter()
         .map(|d| {
@@ -67,7 +67,7 @@ pub fn analyze(
             tick();
             result
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     Ok(Analysis {
         rules,
         cards,
@@ -76,8 +76,8 @@ pub fn analyze(
     })
 }
 
-fn solve(solver: &Solver, dealt: &Dealt) -> HandResult {
-    let solution = solver.solve_primes(dealt.hand);
+fn solve(solver: &Solver, dealt: &Dealt) -> Result<HandResult, SolveError> {
+    let solution = solver.solve_primes(dealt.hand)?;
     let primes = solution.primes();
     let call = |p: Value| Call {
         prime: p,
@@ -89,14 +89,14 @@ fn solve(solver: &Solver, dealt: &Dealt) -> HandResult {
         .map(|&p| call(p));
     let values = if primes.is_empty() {
         solver
-            .solve(dealt.hand)
+            .solve(dealt.hand)?
             .values()
             .unwrap_or_default()
             .to_vec()
     } else {
         Vec::new()
     };
-    HandResult {
+    Ok(HandResult {
         hand: dealt.hand,
         deals: dealt.deals,
         highest: primes.last().map(|&p| call(p)),
@@ -104,7 +104,7 @@ fn solve(solver: &Solver, dealt: &Dealt) -> HandResult {
         pruned: solution.pruned(),
         primes,
         values,
-    }
+    })
 }
 
 impl HandResult {

@@ -55,4 +55,18 @@ pub enum SimError {
     Empty,
     #[error(transparent)]
     Rules(#[from] RulesError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// Why a hand could not be solved.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(
+        "the search is too large: the cards {hand} reach more than {limit} values under these \
+         rules; use fewer cards, fewer house rules, or a lower --max-value"
+    )]
+    TooLarge { hand: String, limit: usize },
 }

@@ -10,7 +10,7 @@ fn hand(tokens: &[&str], faces: Faces) -> Hand {
 
 fn primes(tokens: &[&str], rules: Rules) -> Vec<(i128, String)> {
     let solver = Solver::new(rules).unwrap();
-    let solution = solver.solve(hand(tokens, rules.faces));
+    let solution = solver.solve(hand(tokens, rules.faces)).unwrap();
     solution
         .primes()
         .into_iter()
@@ -88,7 +88,7 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
     let solver = Solver::new(Rules::default()).unwrap();
     let failing = all_hands(Faces::Five, 3)
         .into_iter()
-        .filter(|&h| solver.solve(h).primes().is_empty())
+        .filter(|&h| solver.solve(h).unwrap().primes().is_empty())
         .count();
     assert_eq!(failing, 0);
     let solver = Solver::new(Rules {
@@ -98,7 +98,7 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
     .unwrap();
     let failing: Vec<String> = all_hands(Faces::Rank, 3)
         .into_iter()
-        .filter(|&h| solver.solve(h).primes().is_empty())
+        .filter(|&h| solver.solve(h).unwrap().primes().is_empty())
         .map(|h| h.to_string())
         .collect();
     assert!(!failing.is_empty());
@@ -106,7 +106,7 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
     // value it reaches.
     for text in &failing {
         let values: Vec<u8> = text.split(' ').map(|v| v.parse().unwrap()).collect();
-        let solution = solver.solve(Hand::from_values(&values));
+        let solution = solver.solve(Hand::from_values(&values)).unwrap();
         assert!(
             solution
                 .values()
@@ -123,7 +123,7 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
 fn assert_prime_search_agrees(rules: Rules, hands: &[Hand]) {
     let solver = Solver::new(rules).unwrap();
     for &h in hands {
-        let (full, fast) = (solver.solve(h), solver.solve_primes(h));
+        let (full, fast) = (solver.solve(h).unwrap(), solver.solve_primes(h).unwrap());
         assert_eq!(full.primes(), fast.primes(), "{h} under {}", rules.name());
         for p in full.primes() {
             assert_eq!(
@@ -204,9 +204,9 @@ fn prepared_tables_give_the_same_answers() {
     let hands = all_hands(Faces::Five, 3);
     let fresh = Solver::new(rules).unwrap();
     let mut prepared = Solver::new(rules).unwrap();
-    prepared.prepare(&hands);
+    prepared.prepare(&hands).unwrap();
     for &h in &hands {
-        let (a, b) = (fresh.solve(h), prepared.solve(h));
+        let (a, b) = (fresh.solve(h).unwrap(), prepared.solve(h).unwrap());
         assert_eq!(a.values(), b.values());
         assert_eq!(a.pruned(), b.pruned());
         for p in a.primes() {
@@ -224,7 +224,7 @@ fn values_beyond_the_bound_are_pruned_and_counted() {
         ..Rules::default()
     };
     let solver = Solver::new(rules).unwrap();
-    let solution = solver.solve(Hand::from_values(&[9, 9, 9]));
+    let solution = solver.solve(Hand::from_values(&[9, 9, 9])).unwrap();
     assert!(solution.pruned() > 0);
     assert!(solution.values().unwrap().iter().all(|v| v.abs() <= 1000));
     let unbounded = Solver::new(Rules {
@@ -235,8 +235,27 @@ fn values_beyond_the_bound_are_pruned_and_counted() {
     assert!(
         unbounded
             .solve(Hand::from_values(&[9, 9, 9]))
+            .unwrap()
             .values()
             .unwrap()
             .contains(&(9i128.pow(9) * 9))
     );
+}
+
+#[test]
+fn a_search_too_large_is_refused_not_run_out_of_memory() {
+    let rules = Rules {
+        powers: true,
+        functions: Functions::ALL,
+        max_prime: None,
+        ..Rules::default()
+    };
+    let solver = Solver::new(rules).unwrap().with_value_limit(5_000);
+    let err = solver
+        .solve(Hand::from_values(&[2, 3, 5, 7]))
+        .err()
+        .expect("too large");
+    assert!(err.to_string().contains("too large"), "{err}");
+    // The same limit lets a smaller hand through.
+    assert!(solver.solve(Hand::from_values(&[2, 3])).is_ok());
 }

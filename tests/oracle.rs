@@ -65,7 +65,7 @@ fn primes_of_every_three_card_hand_match_the_oracle() {
             for (solver, rules, ceiling) in
                 [(&solver, &rules, Some(97)), (&high_solver, &high, None)]
             {
-                let solution = solver.solve(hand);
+                let solution = solver.solve(hand).unwrap();
                 let want: Vec<i128> = expected
                     .iter()
                     .copied()
@@ -153,7 +153,7 @@ fn every_value_of_sampled_four_card_hands_matches_the_oracle() {
         let solver = Solver::new(rules).unwrap();
         hands[..n].par_iter().for_each(|cards| {
             let want: Vec<i128> = oracle.values(cards).into_iter().collect();
-            let solution = solver.solve(Hand::from_values(cards));
+            let solution = solver.solve(Hand::from_values(cards)).unwrap();
             assert_eq!(
                 solution.values().unwrap(),
                 &want[..],

@@ -46,7 +46,7 @@ proptest! {
         };
         let solver = Solver::new(rules).unwrap();
         let hand = Hand::from_values(&cards);
-        let solution = solver.solve(hand);
+        let solution = solver.solve(hand).unwrap();
         for p in solution.primes().into_iter().take(40) {
             let witness = solution.witness(p).unwrap();
             prop_assert_eq!(witness.cards(), hand.values());

@@ -32,7 +32,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let hand = parse_hand(&args.cards, rules.faces)?;
     let solver = Solver::new(rules)?;
-    let solution = solver.solve(hand);
+    let solution = solver.solve(hand)?;
     let ascii = args.output.ascii;
     let primes: Vec<PrimeJson> = solution
         .primes()

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::arith::{BinOp, Func, Value};
-use crate::error::RulesError;
+use crate::error::{RulesError, SolveError};
 use crate::expr::{Cost, Expr};
 use crate::hand::Hand;
 use crate::prime::is_prime;
@@ -21,6 +21,8 @@ use table::{Build, How, Layer};
 /// sub-hands it has prepared.
 pub struct Solver {
     rules: Rules,
+    /// The most values one table may hold.
+    limit: usize,
     ops: Vec<BinOp>,
     functions: Vec<Func>,
     shared: FxHashMap<Hand, Table>,
@@ -35,10 +37,17 @@ impl Solver {
             .collect();
         Ok(Solver {
             rules,
+            limit: MAX_TABLE_VALUES,
             ops,
             functions: rules.function_list(),
             shared: FxHashMap::default(),
         })
+    }
+
+    /// Refuses hands whose tables would hold more than `limit` values
+    /// (default [`MAX_TABLE_VALUES`]).
+    pub fn with_value_limit(self, limit: usize) -> Solver {
+        Solver { limit, ..self }
     }
 
     pub fn rules(&self) -> &Rules {
@@ -52,12 +61,13 @@ impl Solver {
             depth: self.rules.function_depth,
             juxtapose: self.rules.juxtapose,
             bound: self.rules.max_value,
+            limit: self.limit,
         }
     }
 
     /// Computes, once and in parallel, the tables of every proper sub-hand
     /// of these hands, so that solving each of them builds only its own.
-    pub fn prepare(&mut self, hands: &[Hand]) {
+    pub fn prepare(&mut self, hands: &[Hand]) -> Result<(), SolveError> {
         let mut pending: Vec<Hand> = hands
             .iter()
             .flat_map(|h| h.proper_sub_hands())
@@ -74,28 +84,29 @@ impl Solver {
                 .collect();
             let shared = &self.shared;
             let build = self.build();
-            let tables: Vec<(Hand, Table)> = layer
+            let tables = layer
                 .par_iter()
-                .map(|&h| (h, build.table(h, |s| &shared[&s])))
-                .collect();
+                .map(|&h| Ok((h, build.table(h, |s| &shared[&s])?)))
+                .collect::<Result<Vec<(Hand, Table)>, SolveError>>()?;
             self.shared.extend(tables);
         }
+        Ok(())
     }
 
     /// Every value `hand` reaches. Sub-hands not prepared are built here
     /// and kept with the solution.
-    pub fn solve(&self, hand: Hand) -> Solution<'_> {
+    pub fn solve(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
         self.solve_with(hand, false)
     }
 
     /// The primes `hand` reaches, with the same witnesses as [`Solver::solve`],
     /// but without listing every other value when a faster targeted search
     /// applies (see [`Solution::values`]).
-    pub fn solve_primes(&self, hand: Hand) -> Solution<'_> {
+    pub fn solve_primes(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
         self.solve_with(hand, true)
     }
 
-    fn solve_with(&self, hand: Hand, primes_only: bool) -> Solution<'_> {
+    fn solve_with(&self, hand: Hand, primes_only: bool) -> Result<Solution<'_>, SolveError> {
         let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
         let mut missing: Vec<Hand> = hand
             .proper_sub_hands()
@@ -105,7 +116,7 @@ impl Solver {
         missing.sort_unstable_by_key(|h| h.len());
         let build = self.build();
         for h in missing {
-            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]));
+            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
             local.insert(h, table);
         }
         let get = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
@@ -115,20 +126,23 @@ impl Solver {
             _ => None,
         };
         let wanted = |v: Value| rules.allows_prime(v) && is_prime(v);
-        let fast = if primes_only {
-            primes().or_else(|| build.top_primes(hand, get, wanted))
-        } else {
-            None
+        let fast = match (primes_only, primes_only.then(primes).flatten()) {
+            (_, Some(table)) => Some(table),
+            (true, None) => build.top_primes(hand, get, wanted)?,
+            (false, None) => None,
         };
         let complete = fast.is_none();
-        let top = fast.unwrap_or_else(|| build.table(hand, get));
+        let top = match fast {
+            Some(table) => table,
+            None => build.table(hand, get)?,
+        };
         local.insert(hand, top);
-        Solution {
+        Ok(Solution {
             hand,
             solver: self,
             local,
             complete,
-        }
+        })
     }
 }
 
@@ -140,6 +154,11 @@ pub struct Solution<'a> {
     /// Whether the top table lists every value, not only the primes.
     complete: bool,
 }
+
+/// The most values one sub-hand's table may hold. Five cards under every
+/// house rule reach about 9.4 million values (2 GB); six would exhaust the
+/// machine's memory long before finishing, and are refused instead.
+pub const MAX_TABLE_VALUES: usize = 20_000_000;
 
 /// The targeted prime search looks up partners for each prime up to the
 /// ceiling; above this ceiling trying every pair is as fast.

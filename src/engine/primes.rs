@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
 use crate::arith::{BinOp, Func, Outcome, Value};
+use crate::error::SolveError;
 use crate::expr::Cost;
 use crate::hand::Hand;
 
@@ -22,11 +23,11 @@ impl Build<'_> {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         wanted: impl Fn(Value) -> bool,
-    ) -> Option<Table> {
+    ) -> Result<Option<Table>, SolveError> {
         if !self.functions.is_empty() && self.depth > 1 {
-            return None;
+            return Ok(None);
         }
-        let level0 = self.level0(hand, &get);
+        let level0 = self.level0(hand, &get)?;
         let mut pruned = level0.pruned;
         // The best way to each prime: level 0 beats level 1 on equal cost;
         // within level 1 the full table's order (argument ascending, then
@@ -78,11 +79,11 @@ impl Build<'_> {
             }
             step
         });
-        Some(Table {
+        Ok(Some(Table {
             merged,
             levels: vec![arg_layer],
             pruned,
-        })
+        }))
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same

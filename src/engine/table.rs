@@ -6,6 +6,7 @@ use std::collections::hash_map::Entry;
 use rustc_hash::FxHashMap;
 
 use crate::arith::{BinOp, Func, Outcome, Value, juxtapose};
+use crate::error::SolveError;
 use crate::expr::{Cost, Top};
 use crate::hand::Hand;
 
@@ -116,6 +117,8 @@ pub(crate) struct Build<'a> {
     pub depth: u8,
     pub juxtapose: bool,
     pub bound: u64,
+    /// The most values one table may hold before the search is refused.
+    pub limit: usize,
 }
 
 /// One operand: which sub-hand, which entry of its merged layer.
@@ -223,16 +226,20 @@ impl Best {
 impl Build<'_> {
     /// Builds the full table of `hand`; `get` gives the table of any proper
     /// sub-hand.
-    pub fn table<'t>(&self, hand: Hand, get: impl Fn(Hand) -> &'t Table) -> Table {
-        let level0 = self.level0(hand, &get);
+    pub fn table<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+    ) -> Result<Table, SolveError> {
+        let level0 = self.level0(hand, &get)?;
         let mut pruned = level0.pruned;
         let layer0 = Layer::from_map(level0.map, |s| s);
         if self.functions.is_empty() {
-            return Table {
+            return Ok(Table {
                 merged: layer0,
                 levels: Vec::new(),
                 pruned,
-            };
+            });
         }
         let mut levels = vec![layer0];
         for level in 1..=self.depth {
@@ -262,22 +269,39 @@ impl Build<'_> {
                 }
             }
             pruned += next.pruned;
+            self.check(hand, next.map.len())?;
             levels.push(Layer::from_map(next.map, |s| s));
         }
         // The merged layer: lower levels win ties.
         let merged = levels[1..]
             .iter()
             .fold(levels[0].clone(), |merged, next| merge(&merged, next));
-        Table {
+        Ok(Table {
             merged,
             levels,
             pruned,
+        })
+    }
+
+    /// Refuses a table that has grown past the limit, before it exhausts
+    /// the machine's memory.
+    pub(super) fn check(&self, hand: Hand, values: usize) -> Result<(), SolveError> {
+        if values > self.limit {
+            return Err(SolveError::TooLarge {
+                hand: hand.to_string(),
+                limit: self.limit,
+            });
         }
+        Ok(())
     }
 
     /// The values `hand` reaches before any function is applied to the
     /// whole hand: its card, its juxtapositions and every split.
-    pub(super) fn level0<'t>(&self, hand: Hand, get: &impl Fn(Hand) -> &'t Table) -> Best {
+    pub(super) fn level0<'t>(
+        &self,
+        hand: Hand,
+        get: &impl Fn(Hand) -> &'t Table,
+    ) -> Result<Best, SolveError> {
         let mut level0 = Best::default();
         let values = hand.values();
         if let [card] = values[..] {
@@ -301,10 +325,10 @@ impl Build<'_> {
                 .sum();
             level0.map.reserve(pairs.min(1 << 20));
             for split in splits {
-                self.split_all(split, get, &mut level0);
+                self.split_all(hand, split, get, &mut level0)?;
             }
         }
-        level0
+        Ok(level0)
     }
 
     /// Every distinct order of the cards, written side by side.
@@ -333,9 +357,16 @@ impl Build<'_> {
     }
 
     /// Every pair of values of one split, every operation.
-    fn split_all<'t>(&self, split: Split, get: &impl Fn(Hand) -> &'t Table, out: &mut Best) {
+    fn split_all<'t>(
+        &self,
+        hand: Hand,
+        split: Split,
+        get: &impl Fn(Hand) -> &'t Table,
+        out: &mut Best,
+    ) -> Result<(), SolveError> {
         let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
         for i in 0..tx.values.len() {
+            self.check(hand, out.map.len())?;
             let x = Operand::at(split.xs, tx, i);
             for j in 0..ty.values.len() {
                 let y = Operand::at(split.ys, ty, j);
@@ -354,6 +385,7 @@ impl Build<'_> {
                 }
             }
         }
+        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 use crate::arith::Value;
 use crate::deck::deal;
 use crate::engine::Solver;
-use crate::error::RulesError;
+use crate::error::SolveError;
 use crate::expr::Expr;
 use crate::hand::Hand;
 use crate::rules::Rules;
@@ -67,17 +67,17 @@ pub struct CallBook {
 
 impl CallBook {
     /// Solves every hand of each size in `sizes` that the pack deals.
-    pub fn new(rules: Rules, sizes: &[usize]) -> Result<CallBook, RulesError> {
+    pub fn new(rules: Rules, sizes: &[usize]) -> Result<CallBook, SolveError> {
         let mut solver = Solver::new(rules)?;
         let mut all: Vec<Hand> = Vec::new();
         for &k in sizes {
             all.extend(deal(k, rules.faces).0.iter().map(|d| d.hand));
         }
-        solver.prepare(&all);
+        solver.prepare(&all)?;
         let hands = all
             .iter()
             .map(|&hand| {
-                let solution = solver.solve_primes(hand);
+                let solution = solver.solve_primes(hand)?;
                 let options = solution
                     .primes()
                     .into_iter()
@@ -87,9 +87,9 @@ impl CallBook {
                         needs: Needs::of(&solution.witness(p).expect("reached")),
                     })
                     .collect();
-                (hand, options)
+                Ok((hand, options))
             })
-            .collect();
+            .collect::<Result<_, SolveError>>()?;
         Ok(CallBook { hands })
     }
 
