@@ -138,6 +138,21 @@ fn pow(base: Value, exp: Value, bound: u64) -> Outcome {
     }
 }
 
+/// Bit r is set when r is the residue of some k^power modulo `m`.
+const fn power_residues(power: u32, m: u64) -> u64 {
+    let mut bits = 0u64;
+    let mut k = 0;
+    while k < m {
+        bits |= 1 << (k.pow(power) % m);
+        k += 1;
+    }
+    bits
+}
+
+const SQUARES_MOD_64: u64 = power_residues(2, 64);
+const CUBES_MOD_63: u64 = power_residues(3, 63);
+const FIFTHS_MOD_11: u64 = power_residues(5, 11);
+
 /// The exact `n`-th root of `x` (`n >= 2`, `x >= 0`), if there is one.
 fn root(x: Value, n: Value) -> Option<Value> {
     if n < 2 || x < 0 {
@@ -151,6 +166,16 @@ fn root(x: Value, n: Value) -> Option<Value> {
     let bits = Value::from(x.ilog2()); // 2^bits <= x < 2^(bits+1)
     if n > bits {
         return None; // 1 < root < 2
+    }
+    // Cheap necessary conditions first: an n-th power is a square when n is
+    // even, a cube when 3 divides n, a fifth power when 5 does, and those
+    // leave only a few residues (squares mod 64, cubes mod 63, fifth powers
+    // mod 11).
+    if (n % 2 == 0 && SQUARES_MOD_64 >> (x % 64) & 1 == 0)
+        || (n % 3 == 0 && CUBES_MOD_63 >> (x % 63) & 1 == 0)
+        || (n % 5 == 0 && FIFTHS_MOD_11 >> (x % 11) & 1 == 0)
+    {
+        return None;
     }
     let r = if n == 2 {
         x.isqrt()
@@ -286,6 +311,31 @@ mod tests {
         );
         assert_eq!(Root.apply(3_i128.pow(40), 40, B), Exact(3));
         assert_eq!(Root.apply(3_i128.pow(40), 20, B), Exact(9));
+    }
+
+    #[test]
+    fn roots_agree_with_powers_everywhere_the_filters_act() {
+        // Every perfect power below 10^6 is found, and nothing else.
+        let mut powers = std::collections::HashMap::new();
+        for n in 2u32..20 {
+            for r in 0i128..1000 {
+                let p = r.pow(n);
+                if p >= 1_000_000 {
+                    break;
+                }
+                powers.insert((p, i128::from(n)), r);
+            }
+        }
+        for n in 2..20 {
+            for x in 0..200_000 {
+                let want = powers.get(&(x, n)).copied();
+                let got = match Root.apply(x, n, B) {
+                    Exact(r) => Some(r),
+                    _ => None,
+                };
+                assert_eq!(got, want, "root({x}, {n})");
+            }
+        }
     }
 
     #[test]
