@@ -121,15 +121,19 @@ impl Solver {
         }
         let get = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
         let rules = self.rules;
-        let primes = || match rules.max_prime {
-            Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max, is_prime),
-            _ => None,
-        };
-        let wanted = |v: Value| rules.allows_prime(v) && is_prime(v);
-        let fast = match (primes_only, primes_only.then(primes).flatten()) {
-            (_, Some(table)) => Some(table),
-            (true, None) => build.top_primes(hand, get, wanted)?,
-            (false, None) => None,
+        // Only primes wanted: the targeted search (+ − × ÷ and a small
+        // ceiling), else the scan that keeps only primes; either may decline.
+        let fast = if primes_only {
+            let targeted = match rules.max_prime {
+                Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max, is_prime),
+                _ => None,
+            };
+            match targeted {
+                Some(table) => Some(table),
+                None => build.top_primes(hand, get, |v| rules.allows_prime(v) && is_prime(v))?,
+            }
+        } else {
+            None
         };
         let complete = fast.is_none();
         let top = match fast {
