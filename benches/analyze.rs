@@ -1,7 +1,7 @@
 //! Benchmarks of the sweeps: every dealt hand under every rule set, and the
 //! six-card sweep. Run with `cargo bench --bench analyze`.
 
-use prime_solve::analysis::{all_rule_sets, analyze};
+use prime_solve::analysis::{all_rule_sets, analyze, analyze_all};
 use prime_solve::report;
 use prime_solve::{Faces, Rules};
 
@@ -13,10 +13,7 @@ fn main() {
 /// (not written: disk speed is not ours to measure).
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn all_rule_sets_three_cards() -> usize {
-    let analyses: Vec<_> = all_rule_sets()
-        .into_iter()
-        .map(|r| analyze(r, 3, &|| {}).unwrap())
-        .collect();
+    let analyses = analyze_all(&all_rule_sets(), 3, &|| {}).unwrap();
     report::render(&analyses).len()
 }
 

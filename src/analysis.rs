@@ -56,55 +56,122 @@ pub fn analyze(
     cards: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Analysis, SolveError> {
-    let (dealt, total_deals) = deal(cards, rules.faces);
-    let mut solver = Solver::new(rules)?;
-    let hands: Vec<Hand> = dealt.iter().map(|d| d.hand).collect();
-    solver.prepare(&hands)?;
-    let hands = dealt
-        .par_iter()
-        .map(|d| {
-            let result = solve(&solver, d);
-            tick();
-            result
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(Analysis {
-        rules,
-        cards,
-        total_deals,
-        hands,
-    })
+    let mut all = analyze_all(&[rules], cards, tick)?;
+    Ok(all.pop().expect("one analysis per rule set"))
 }
 
-fn solve(solver: &Solver, dealt: &Dealt) -> Result<HandResult, SolveError> {
+/// Every hand under each of `rule_sets`, in their order; `tick` is called
+/// once per hand and rule set. Rule sets that differ only in the ceiling on
+/// primes share one search under the widest ceiling: a prime's simplest
+/// witness does not depend on the ceiling, so each set keeps its primes.
+pub fn analyze_all(
+    rule_sets: &[Rules],
+    cards: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Analysis>, SolveError> {
+    let uncapped = |r: &Rules| Rules {
+        max_prime: None,
+        ..*r
+    };
+    let mut groups: Vec<(Rules, Vec<usize>)> = Vec::new();
+    for (i, r) in rule_sets.iter().enumerate() {
+        match groups.iter_mut().find(|(g, _)| uncapped(g) == uncapped(r)) {
+            Some((search, members)) => {
+                search.max_prime = search.max_prime.zip(r.max_prime).map(|(a, b)| a.max(b));
+                members.push(i);
+            }
+            None => groups.push((*r, vec![i])),
+        }
+    }
+    let solved = groups
+        .par_iter()
+        .map(|(search, members)| {
+            let members: Vec<Rules> = members.iter().map(|&i| rule_sets[i]).collect();
+            analyze_group(*search, &members, cards, tick)
+        })
+        .collect::<Result<Vec<Vec<Analysis>>, SolveError>>()?;
+    let mut ordered: Vec<(usize, Analysis)> = groups
+        .iter()
+        .zip(solved)
+        .flat_map(|((_, members), analyses)| members.iter().copied().zip(analyses))
+        .collect();
+    ordered.sort_by_key(|&(i, _)| i);
+    Ok(ordered.into_iter().map(|(_, a)| a).collect())
+}
+
+/// One search under `search` rules, read for each of `members` (which
+/// differ from it at most in a lower ceiling).
+fn analyze_group(
+    search: Rules,
+    members: &[Rules],
+    cards: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Analysis>, SolveError> {
+    let (dealt, total_deals) = deal(cards, search.faces);
+    let mut solver = Solver::new(search)?;
+    let hands: Vec<Hand> = dealt.iter().map(|d| d.hand).collect();
+    solver.prepare(&hands)?;
+    let per_hand = dealt
+        .par_iter()
+        .map(|d| {
+            let results = solve(&solver, d, members);
+            members.iter().for_each(|_| tick());
+            results
+        })
+        .collect::<Result<Vec<Vec<HandResult>>, SolveError>>()?;
+    Ok(members
+        .iter()
+        .enumerate()
+        .map(|(m, &rules)| Analysis {
+            rules,
+            cards,
+            total_deals,
+            hands: per_hand.iter().map(|results| results[m].clone()).collect(),
+        })
+        .collect())
+}
+
+/// One hand's result under each of `members`.
+fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandResult>, SolveError> {
     let solution = solver.solve_primes(dealt.hand)?;
-    let primes = solution.primes();
+    let all = solution.primes();
     let call = |p: Value| Call {
         prime: p,
         witness: solution.witness(p).expect("reached").render(false),
     };
-    let simplest = primes
+    let mut values: Option<Vec<Value>> = None;
+    members
         .iter()
-        .min_by_key(|&&p| (solution.cost(p).unwrap_or_default(), p))
-        .map(|&p| call(p));
-    let values = if primes.is_empty() {
-        solver
-            .solve(dealt.hand)?
-            .values()
-            .unwrap_or_default()
-            .to_vec()
-    } else {
-        Vec::new()
-    };
-    Ok(HandResult {
-        hand: dealt.hand,
-        deals: dealt.deals,
-        highest: primes.last().map(|&p| call(p)),
-        simplest,
-        pruned: solution.pruned(),
-        primes,
-        values,
-    })
+        .map(|rules| {
+            let primes: Vec<Value> = all
+                .iter()
+                .copied()
+                .filter(|&p| rules.allows_prime(p))
+                .collect();
+            let simplest = primes
+                .iter()
+                .min_by_key(|&&p| (solution.cost(p).unwrap_or_default(), p))
+                .map(|&p| call(p));
+            let failing_values = if primes.is_empty() {
+                if values.is_none() {
+                    let full = solver.solve(dealt.hand)?;
+                    values = Some(full.values().unwrap_or_default().to_vec());
+                }
+                values.clone().unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            Ok(HandResult {
+                hand: dealt.hand,
+                deals: dealt.deals,
+                highest: primes.last().map(|&p| call(p)),
+                simplest,
+                pruned: solution.pruned(),
+                primes,
+                values: failing_values,
+            })
+        })
+        .collect()
 }
 
 impl HandResult {

@@ -248,3 +248,37 @@ fn table_prints_markdown_and_csv() {
     assert!(text.contains("\n9 12 12,14/6201,,,,\n"));
     assert_eq!(text.lines().count(), 456);
 }
+
+#[test]
+fn rule_sets_sharing_a_search_match_their_own_analyses() {
+    let rank = Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    };
+    let sets = [
+        Rules {
+            max_prime: None,
+            ..rank
+        },
+        rank,
+        Rules {
+            max_prime: Some(13),
+            ..rank
+        },
+        Rules {
+            powers: true,
+            ..rank
+        },
+        Rules {
+            powers: true,
+            max_prime: None,
+            ..rank
+        },
+    ];
+    let shared = prime_solve::analysis::analyze_all(&sets, 3, &|| {}).unwrap();
+    for (rules, together) in sets.iter().zip(&shared) {
+        let alone = analyze(*rules, 3, &|| {}).unwrap();
+        assert_eq!(together.rules, *rules);
+        assert!(together.hands == alone.hands, "{}", rules.name());
+    }
+}

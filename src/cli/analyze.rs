@@ -2,9 +2,8 @@
 //! reports written atomically, one answer line per rule set.
 
 use anyhow::{Context, Result};
-use rayon::prelude::*;
 
-use prime_solve::analysis::{Analysis, all_rule_sets, analyze};
+use prime_solve::analysis::{Analysis, all_rule_sets, analyze_all};
 use prime_solve::deck::deal;
 use prime_solve::report::{self, write_files};
 
@@ -28,14 +27,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let pool = thread_pool(args.threads)?;
     let total: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
     let bar = progress_bar(total as u64, "hands", args.quiet);
-    let analyses = pool.install(|| {
-        // Rule sets in parallel too: each one's hands are too few to keep
-        // every core busy through its layers of sub-hands.
-        rule_sets
-            .par_iter()
-            .map(|&r| analyze(r, cards, &|| bar.inc(1)))
-            .collect::<Result<Vec<Analysis>, _>>()
-    })?;
+    let analyses = pool.install(|| analyze_all(&rule_sets, cards, &|| bar.inc(1)))?;
     bar.finish_and_clear();
     let files = pool.install(|| report::render(&analyses));
     write_files(&args.out, &files)
