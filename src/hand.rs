@@ -56,8 +56,11 @@ impl Hand {
         4 * (u32::from(v) - 1)
     }
 
-    /// How many cards of value `v`.
+    /// How many cards of value `v` (none for a value no card has).
     pub fn count(self, v: u8) -> usize {
+        if !(1..=MAX_CARD_VALUE).contains(&v) {
+            return 0;
+        }
         ((self.0 >> Self::shift(v)) & 0xF) as usize
     }
 
@@ -201,6 +204,12 @@ mod tests {
             assert!(s.is_within(h));
             assert_eq!(s.len() + h.minus(s).len(), 6);
         }
+    }
+
+    #[test]
+    fn values_no_card_has_count_zero() {
+        let h = Hand::from_values(&[1, 13, 13]);
+        assert_eq!((h.count(0), h.count(1), h.count(13), h.count(14), h.count(130)), (0, 1, 2, 0, 0));
     }
 
     #[test]
