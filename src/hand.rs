@@ -209,7 +209,16 @@ mod tests {
     #[test]
     fn values_no_card_has_count_zero() {
         let h = Hand::from_values(&[1, 13, 13]);
-        assert_eq!((h.count(0), h.count(1), h.count(13), h.count(14), h.count(130)), (0, 1, 2, 0, 0));
+        assert_eq!(
+            (
+                h.count(0),
+                h.count(1),
+                h.count(13),
+                h.count(14),
+                h.count(130)
+            ),
+            (0, 1, 2, 0, 0)
+        );
     }
 
     #[test]

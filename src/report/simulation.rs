@@ -123,6 +123,30 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         })
         .collect();
     let _ = writeln!(out, "wins (of finished games): {}", wins.join(", "));
+    // The same by model, for seats that share one.
+    let mut by_model: Vec<(&str, usize, usize)> = Vec::new();
+    for (seat, &w) in s.wins.iter().enumerate() {
+        let name = sim.players[seat].name;
+        match by_model.iter_mut().find(|(n, ..)| *n == name) {
+            Some((_, wins, seats)) => {
+                *wins += w;
+                *seats += 1;
+            }
+            None => by_model.push((name, w, 1)),
+        }
+    }
+    let models: Vec<String> = by_model
+        .iter()
+        .map(|&(name, w, seats)| {
+            let share = crate::ratio::Ratio::new(w as u128, s.finished.max(1) as u128);
+            format!(
+                "{name} ({seats} seat{}) {}",
+                if seats == 1 { "" } else { "s" },
+                share.percent(1)
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "wins by model: {}", models.join(", "));
     if sim.two_player {
         let _ = writeln!(
             out,
