@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 
 use crate::arith::Value;
-use crate::deck::{Dealt, deal, weight};
+use crate::deck::{Dealt, deal};
 use crate::engine::Solver;
 use crate::error::SolveError;
 use crate::hand::Hand;
@@ -174,21 +174,10 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
         .collect()
 }
 
-impl HandResult {
-    pub fn weight(&self, total: u64) -> Ratio {
-        weight(
-            &Dealt {
-                hand: self.hand,
-                deals: self.deals,
-            },
-            total,
-        )
-    }
-}
-
 impl Analysis {
+    /// A hand's share of the deals, exactly.
     pub fn weight(&self, h: &HandResult) -> Ratio {
-        h.weight(self.total_deals)
+        Ratio::new(u128::from(h.deals), u128::from(self.total_deals))
     }
 
     /// The result for one hand.

@@ -55,10 +55,6 @@ impl Rank {
             .chain([Rank::Jack, Rank::Queen, Rank::King])
     }
 
-    fn is_face(self) -> bool {
-        matches!(self, Rank::Jack | Rank::Queen | Rank::King)
-    }
-
     fn parse(s: &str) -> Option<Rank> {
         match s {
             "A" => Some(Rank::Ace),
@@ -146,11 +142,6 @@ impl Card {
             },
         };
         Ok(Some(value))
-    }
-
-    /// Whether this is a face card (J, Q, K).
-    pub fn is_face(self) -> bool {
-        matches!(self, Card::Ranked { rank, .. } if rank.is_face())
     }
 }
 

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use crate::card::{Card, Rank, Suit};
 use crate::hand::{Hand, MAX_CARD_VALUE};
-use crate::ratio::Ratio;
 use crate::rules::Faces;
 
 /// The pack: A-K in four suits and two Jokers.
@@ -94,14 +93,10 @@ pub fn binomial(n: u64, k: u64) -> u64 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
-/// A hand's share of the deals.
-pub fn weight(d: &Dealt, total: u64) -> Ratio {
-    Ratio::new(u128::from(d.deals), u128::from(total))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ratio::Ratio;
 
     #[test]
     fn hand_counts_and_weights_are_exact() {
@@ -109,9 +104,9 @@ mod tests {
             let (dealt, total) = deal(3, faces);
             assert_eq!(dealt.len(), hands, "{faces:?}");
             assert_eq!(total, binomial(54, 3));
-            let sum = dealt
-                .iter()
-                .fold(Ratio::ZERO, |acc, d| acc + weight(d, total));
+            let sum = dealt.iter().fold(Ratio::ZERO, |acc, d| {
+                acc + Ratio::new(d.deals.into(), total.into())
+            });
             assert_eq!(sum, Ratio::ONE);
         }
     }

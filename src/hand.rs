@@ -123,10 +123,6 @@ impl Hand {
     pub fn key(self) -> u64 {
         self.0
     }
-
-    pub fn from_key(key: u64) -> Hand {
-        Hand(key)
-    }
 }
 
 impl Ord for Hand {

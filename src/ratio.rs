@@ -28,14 +28,6 @@ impl Ratio {
         }
     }
 
-    pub fn numerator(self) -> u128 {
-        self.num
-    }
-
-    pub fn denominator(self) -> u128 {
-        self.den
-    }
-
     /// Rounded to `places` decimals, half up: `0.002742`.
     pub fn decimal(self, places: u32) -> String {
         let scale = 10u128.pow(places);
@@ -51,11 +43,6 @@ impl Ratio {
     /// As a percentage rounded to `places` decimals: `0.27%`.
     pub fn percent(self, places: u32) -> String {
         format!("{}%", Ratio::new(self.num * 100, self.den).decimal(places))
-    }
-
-    /// `self × n`.
-    pub fn times(self, n: u128) -> Ratio {
-        Ratio::new(self.num * n, self.den)
     }
 }
 
@@ -95,6 +82,5 @@ mod tests {
         assert_eq!(Ratio::new(2, 3).decimal(3), "0.667");
         assert_eq!(Ratio::new(1, 400).percent(2), "0.25%");
         assert_eq!(Ratio::ONE.to_string(), "1");
-        assert_eq!(Ratio::new(3, 7).times(7), Ratio::new(3, 1));
     }
 }
