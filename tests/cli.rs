@@ -1,21 +1,9 @@
 //! The binary as a user meets it: output, exit codes, one-line errors.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fails_with, prime_solve};
 use predicates::prelude::*;
-
-fn prime_solve() -> Command {
-    Command::cargo_bin("prime-solve").unwrap()
-}
-
-/// Runs with `args`; asserts exit code 2 and one line on stderr holding `needle`.
-fn fails_with(args: &[&str], needle: &str) {
-    let out = prime_solve().args(args).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-    assert!(stderr.starts_with("prime-solve: "), "{stderr}");
-    assert!(stderr.contains(needle), "{args:?}: {stderr}");
-    assert!(out.get_output().stdout.is_empty());
-}
 
 #[test]
 fn query_prints_primes_with_witnesses() {
@@ -116,6 +104,7 @@ fn check_rules_on_claims() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_two() {
+    let fails_with = |args: &[&str], needle: &str| fails_with(prime_solve().args(args), needle);
     fails_with(&["query", "4", "X", "8"], "bad card `X`");
     fails_with(&["query", "4"], "2 to 6 cards, got 1");
     fails_with(&["query", "1", "2", "3", "4", "5", "6", "7"], "got 7");

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use rayon::prelude::*;
 
-use common::{Oracle, is_prime_naive};
+use common::oracle::{Oracle, is_prime_naive};
 use prime_solve::{Faces, Functions, Hand, Rules, Solver, check};
 
 fn three_card_hands() -> Vec<[u8; 3]> {

@@ -7,17 +7,12 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
-use common::{Oracle, is_prime_naive};
+use common::oracle::{Oracle, is_prime_naive};
+use common::{fails_with, prime_solve};
 use prime_solve::analysis::{all_rule_sets, analyze};
 use prime_solve::deck::deal;
 use prime_solve::ratio::Ratio;
 use prime_solve::{Faces, Rules};
-
-fn prime_solve() -> Command {
-    Command::cargo_bin("prime-solve").unwrap()
-}
 
 /// Every file below `dir`, by relative path.
 fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -190,14 +185,12 @@ fn a_failed_write_leaves_earlier_reports_alone() {
     // A file where the rule set's folder must go makes the write fail even
     // for root, who ignores read-only permissions.
     fs::write(out.join("five"), "in the way").unwrap();
-    let assert = prime_solve()
-        .args(["analyze", "--quiet", "--out"])
-        .arg(&out)
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("cannot write reports"), "{stderr}");
+    fails_with(
+        prime_solve()
+            .args(["analyze", "--quiet", "--out"])
+            .arg(&out),
+        "cannot write reports",
+    );
     assert_eq!(
         fs::read_to_string(out.join("README.md")).unwrap(),
         "earlier"
@@ -209,13 +202,12 @@ fn a_failed_write_leaves_earlier_reports_alone() {
 fn a_missing_parent_folder_is_exit_two() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("missing/reports");
-    let assert = prime_solve()
-        .args(["analyze", "--quiet", "--out"])
-        .arg(&out)
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert!(stderr.contains("does not exist"), "{stderr}");
+    fails_with(
+        prime_solve()
+            .args(["analyze", "--quiet", "--out"])
+            .arg(&out),
+        "does not exist",
+    );
     assert!(!out.exists());
 }
 

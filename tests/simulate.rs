@@ -3,12 +3,11 @@
 
 use std::fs;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn prime_solve() -> Command {
-    Command::cargo_bin("prime-solve").unwrap()
-}
+mod common;
+
+use common::{fails_with, prime_solve};
 
 fn games_csv(threads: &str, extra: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
@@ -96,10 +95,7 @@ fn bad_player_lists_are_refused() {
         ),
         (&["simulate", "--games", "0"][..], "--games"),
     ] {
-        let out = prime_solve().args(args).assert().code(2);
-        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        fails_with(prime_solve().args(args), needle);
     }
 }
 

@@ -125,7 +125,7 @@ impl Solver {
         // ceiling), else the scan that keeps only primes; either may decline.
         let fast = if primes_only {
             let targeted = match rules.max_prime {
-                Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max, is_prime),
+                Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max),
                 _ => None,
             };
             match targeted {

@@ -11,6 +11,7 @@ use crate::arith::{BinOp, Func, Outcome, Value};
 use crate::error::SolveError;
 use crate::expr::Cost;
 use crate::hand::Hand;
+use crate::prime::is_prime;
 
 impl Build<'_> {
     /// The primes `hand` reaches (those `wanted` says), with the witnesses
@@ -87,23 +88,27 @@ impl Build<'_> {
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same
-    /// witnesses the full table gives: the same enumeration in the same
-    /// order, but in 64-bit arithmetic that rejects a pair by range before
-    /// dividing, and keeping only the wanted primes. `None` when the rules
-    /// or the bound need the full search (functions, powers, or values at
-    /// this hand that could leave the bound or 64 bits).
+    /// witnesses the full table gives, in 64-bit arithmetic and keeping only
+    /// the wanted primes: splits with one short side are walked (see
+    /// `Scan::walk`), the others scanned pair by pair. `None` when the
+    /// rules or the tables need the full search (functions, powers, values
+    /// that could leave the bound or 62 bits, or tables too long for the
+    /// positions of `Scan`).
     pub fn primes<'t>(
         &self,
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         max_prime: u64,
-        is_prime: impl Fn(Value) -> bool,
     ) -> Option<Table> {
         if !self.functions.is_empty() || self.ops.iter().any(|op| op > &BinOp::Div) {
             return None;
         }
         let splits = splits(hand);
-        if hand.len() < 2 || !splits.iter().all(|s| self.in_bound(get(s.x), get(s.y))) {
+        let fits = |s: &Split| {
+            let (x, y) = (get(s.x), get(s.y));
+            self.in_bound(x, y) && x.merged.values.len().max(y.merged.values.len()) < 1 << 24
+        };
+        if hand.len() < 2 || !splits.iter().all(fits) {
             return None;
         }
         let max = i64::try_from(max_prime).ok()?;
@@ -250,6 +255,7 @@ impl Scan<'_> {
     /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
     /// makes the prime `r`.
     fn offer(&mut self, i: usize, j: usize, op: BinOp, swap: bool, r: i64) {
+        // Indexes below 2^24 (checked by `primes`) keep the fields apart.
         let pos =
             self.k << 56 | (i as u64) << 32 | (j as u64) << 8 | (op as u64) << 1 | u64::from(swap);
         let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
@@ -268,17 +274,13 @@ impl Scan<'_> {
         }
     }
 
-    /// Every pair, as the full table enumerates them: + − × ÷, x op y then
+    /// Every pair: + − × ÷, x op y then y op x: + − × ÷, x op y then
     /// y op x; with equal sides, y op x is not tried and + × only once.
     fn pairs(&mut self) {
         let (span, umax) = ((self.max - 2) as u64, self.max as u64);
-        // a ÷ b, when exact and its size could be a wanted prime.
+        // a ÷ b when exact (b != 0).
         let quotient = |a: i64, b: i64| -> Option<i64> {
-            let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
-            if b == 0 || ua < 2 * ub || ua > umax * ub {
-                return None;
-            }
-            let q = exact_quotient(ua, ub)? as i64;
+            let q = exact_quotient(a.unsigned_abs(), b.unsigned_abs())? as i64;
             Some(if (a < 0) == (b < 0) { q } else { -q })
         };
         let same = self.split.same;
@@ -287,7 +289,8 @@ impl Scan<'_> {
             for j in 0..self.ys.len() {
                 let b = self.ys[j];
                 let both = !same || j >= i;
-                // A cheap filter first: can any operation land in range?
+                // A cheap filter first: can any operation land in range? A
+                // quotient can only if one size is 2 to max times the other.
                 let near = |r: i64| (r as u64).wrapping_sub(2) <= span;
                 let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
                 let div_xy = ub != 0 && ua >= 2 * ub && ua <= umax * ub;

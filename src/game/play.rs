@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use crate::card::Card;
 use crate::deck::pack;
 use crate::game::calls::CallBook;
 use crate::game::player::Model;
@@ -23,36 +24,27 @@ pub struct Setup<'a> {
     pub book: &'a CallBook,
     pub players: Vec<Model>,
     pub timing: Timing,
-    /// The value of each card id; `None` for a Joker.
-    values: [Option<u8>; PACK_SIZE],
+    /// The pack, indexed by card id.
+    pack: Vec<Card>,
+    faces: Faces,
 }
 
 impl<'a> Setup<'a> {
     pub fn new(book: &'a CallBook, players: Vec<Model>, faces: Faces, timing: Timing) -> Setup<'a> {
-        let mut values = [None; PACK_SIZE];
-        for (id, card) in pack().into_iter().enumerate() {
-            values[id] = card.value(faces).expect("pack cards have values");
-        }
         Setup {
             book,
             players,
             timing,
-            values,
+            pack: pack(),
+            faces,
         }
     }
 
     /// The hand the cards show (Jokers copying the highest other card);
     /// `None` for Jokers only.
     pub fn hand(&self, cards: &[CardId]) -> Option<Hand> {
-        let highest = cards
-            .iter()
-            .filter_map(|&c| self.values[usize::from(c)])
-            .max()?;
-        let values: Vec<u8> = cards
-            .iter()
-            .map(|&c| self.values[usize::from(c)].unwrap_or(highest))
-            .collect();
-        Some(Hand::from_values(&values))
+        let cards: Vec<Card> = cards.iter().map(|&c| self.pack[usize::from(c)]).collect();
+        Hand::from_cards(&cards, self.faces).ok()
     }
 
     /// The `callers`' calls on `cards`, how the combination ends, and
