@@ -21,6 +21,15 @@ pub struct Call {
     pub witness: String,
 }
 
+impl Call {
+    /// The prime and the witness as two CSV fields, both empty for no call.
+    pub fn fields(call: Option<&Call>) -> [String; 2] {
+        call.map_or([String::new(), String::new()], |c| {
+            [c.prime.to_string(), c.witness.clone()]
+        })
+    }
+}
+
 /// One hand's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandResult {

@@ -1,6 +1,6 @@
 //! `hands.csv`: one row per hand, sorted by hand.
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Call};
 use crate::report::list;
 
 /// The columns, in order.
@@ -22,18 +22,8 @@ pub fn hands(a: &Analysis) -> String {
     out.write_record(COLUMNS).expect("writing to memory");
     for h in &a.hands {
         let weight = a.weight(h);
-        let (hp, hw) = h
-            .highest
-            .as_ref()
-            .map_or((String::new(), String::new()), |c| {
-                (c.prime.to_string(), c.witness.clone())
-            });
-        let (sp, sw) = h
-            .simplest
-            .as_ref()
-            .map_or((String::new(), String::new()), |c| {
-                (c.prime.to_string(), c.witness.clone())
-            });
+        let [hp, hw] = Call::fields(h.highest.as_ref());
+        let [sp, sw] = Call::fields(h.simplest.as_ref());
         out.write_record([
             h.hand.to_string(),
             weight.to_string(),

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::analysis::{Analysis, HandResult};
+use crate::analysis::{Analysis, Call, HandResult};
 use crate::arith::Value;
 use crate::hand::Hand;
 
@@ -16,7 +16,7 @@ pub fn markdown(a: &Analysis) -> String {
     out
 }
 
-fn call(c: Option<&crate::analysis::Call>) -> String {
+fn call(c: Option<&Call>) -> String {
     c.map_or("none".to_string(), |c| {
         format!("{} = {}", c.prime, c.witness)
     })
@@ -128,13 +128,8 @@ pub fn csv(a: &Analysis) -> String {
     ])
     .expect("writing to memory");
     for h in &a.hands {
-        let parts = |c: Option<&crate::analysis::Call>| {
-            c.map_or((String::new(), String::new()), |c| {
-                (c.prime.to_string(), c.witness.clone())
-            })
-        };
-        let (bp, bc) = parts(h.highest.as_ref());
-        let (qp, qc) = parts(h.simplest.as_ref());
+        let [bp, bc] = Call::fields(h.highest.as_ref());
+        let [qp, qc] = Call::fields(h.simplest.as_ref());
         out.write_record([h.hand.to_string(), a.weight(h).to_string(), bp, bc, qp, qc])
             .expect("writing to memory");
     }
