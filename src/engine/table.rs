@@ -182,43 +182,37 @@ pub(super) struct Best {
 
 impl Best {
     fn offer(&mut self, value: Value, step: Step) {
+        self.offer_with(value, step.cost.key(), || step);
+    }
+
+    /// Offers the step `make` builds, unless the value already has a step
+    /// costing at most `floor`, a lower bound on the new step's cost: most
+    /// candidates lose, and are rejected before their cost is worked out.
+    fn offer_with(&mut self, value: Value, floor: u64, make: impl FnOnce() -> Step) {
         match self.map.entry(value) {
             Entry::Occupied(mut e) => {
+                if e.get().cost.key() <= floor {
+                    return;
+                }
+                let step = make();
                 if step.cost < e.get().cost {
                     e.insert(step);
                 }
             }
             Entry::Vacant(e) => {
-                e.insert(step);
+                e.insert(make());
             }
         }
     }
 
     fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
-        let v = match op.apply(x.value, y.value, bound) {
-            Outcome::Exact(v) => v,
-            Outcome::Pruned => {
-                self.pruned += 1;
-                return;
-            }
-            Outcome::Undefined => return,
-        };
-        match self.map.entry(v) {
-            Entry::Occupied(mut e) => {
-                // Most candidates lose: a lower bound on the cost rejects
-                // them before the full cost is worked out.
+        match op.apply(x.value, y.value, bound) {
+            Outcome::Exact(v) => {
                 let floor = Cost::at_least(op, x.step.cost, y.step.cost);
-                if e.get().cost.key() <= floor {
-                    return;
-                }
-                let step = binary_step(op, x, y, v);
-                if step.cost < e.get().cost {
-                    e.insert(step);
-                }
+                self.offer_with(v, floor, || binary_step(op, x, y, v));
             }
-            Entry::Vacant(e) => {
-                e.insert(binary_step(op, x, y, v));
-            }
+            Outcome::Pruned => self.pruned += 1,
+            Outcome::Undefined => {}
         }
     }
 }
