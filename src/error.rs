@@ -69,4 +69,17 @@ pub enum SolveError {
          rules; use fewer cards, fewer house rules, or a lower --max-value"
     )]
     TooLarge { hand: String, limit: usize },
+    /// The search needs more memory than its budget allows: `needed` bytes
+    /// in all (an estimate when `estimated`), against `limit`.
+    #[error(
+        "not enough memory: {} {}, more than the limit of {}",
+        if *estimated { "the search would need about" } else { "the search asked for" },
+        crate::engine::Bytes(*needed),
+        crate::engine::Bytes(*limit)
+    )]
+    Memory {
+        needed: u64,
+        limit: u64,
+        estimated: bool,
+    },
 }

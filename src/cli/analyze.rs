@@ -8,7 +8,7 @@ use prime_solve::deck::deal;
 use prime_solve::report::{self, write_files};
 
 use super::args::AnalyzeArgs;
-use super::{Verdict, print, progress_bar, thread_pool};
+use super::{Verdict, print, progress_bar, thread_pool, tick};
 
 pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -27,7 +27,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let pool = thread_pool(args.threads)?;
     let total: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
     let bar = progress_bar(total as u64, "hands", args.quiet);
-    let analyses = pool.install(|| analyze_all(&rule_sets, cards, &|| bar.inc(1)))?;
+    let analyses = pool.install(|| analyze_all(&rule_sets, cards, &|| tick(&bar)))?;
     bar.finish_and_clear();
     let files = pool.install(|| report::render(&analyses));
     write_files(&args.out, &files)

@@ -165,6 +165,22 @@ pub struct OutputArgs {
     pub ascii: bool,
 }
 
+/// How much memory a search may use.
+#[derive(Args)]
+pub struct MemoryArgs {
+    /// Refuse a search (exit 2) that would hold more than SIZE of tables,
+    /// e.g. 4G, 512M [default: half the physical memory, less under ulimit -v].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    prime_solve::engine::parse_size(s)
+}
+
+/// The most worker threads `--threads` takes.
+pub const MAX_THREADS: u16 = 256;
+
 #[derive(Args)]
 pub struct QueryArgs {
     /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
@@ -175,6 +191,8 @@ pub struct QueryArgs {
     pub values: bool,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -203,11 +221,13 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
     /// Worker threads [default: one per core]. Output is the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -228,6 +248,8 @@ pub struct TableArgs {
     /// Write to this file (atomically) instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -258,11 +280,13 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
     /// Worker threads [default: one per core]. Results are the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
 }

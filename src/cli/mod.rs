@@ -17,7 +17,22 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 
-use args::{Cli, Command};
+use args::{Cli, Command, MemoryArgs};
+use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
+use prime_solve::error::SolveError;
+
+impl Command {
+    /// The memory options of a command that solves hands.
+    fn memory(&self) -> Option<&MemoryArgs> {
+        match self {
+            Command::Query(a) => Some(&a.memory),
+            Command::Analyze(a) => Some(&a.memory),
+            Command::Table(a) => Some(&a.memory),
+            Command::Simulate(a) => Some(&a.memory),
+            Command::Check(_) => None,
+        }
+    }
+}
 
 /// What a command concluded: the SPEC's exit codes 0 and 1.
 pub enum Verdict {
@@ -30,6 +45,9 @@ pub fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
+    if let Some(limit) = cli.command.memory().and_then(|m| m.memory_limit) {
+        Budget::process().set_limit(limit);
+    }
     let result = match cli.command {
         Command::Query(a) => query::run(&a),
         Command::Check(a) => check::run(&a),
@@ -42,7 +60,13 @@ pub fn run() -> ExitCode {
         Ok(Verdict::No) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("prime-solve: {err:#}");
+            let hint = match err.downcast_ref::<SolveError>() {
+                Some(SolveError::Memory { .. }) => {
+                    "; use fewer cards or house rules, or raise --memory-limit"
+                }
+                _ => "",
+            };
+            eprintln!("prime-solve: {err:#}{hint}");
             ExitCode::from(2)
         }
     }
@@ -98,16 +122,98 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left"))
-            .expect("a valid template"),
+        ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {unit}, {{eta}} left, memory {{msg}}"
+        ))
+        .expect("a valid template"),
     );
+    bar.set_message(memory_in_use());
     bar
 }
 
-/// A pool of `threads` workers (one per core when `None`).
-pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
+/// One step of a progress bar; the memory in use is refreshed now and then.
+pub fn tick(bar: &ProgressBar) {
+    bar.inc(1);
+    if bar.position() % 64 == 0 && !bar.is_hidden() {
+        bar.set_message(memory_in_use());
+    }
+}
+
+/// A pool of worker threads, with the memory each may use beside the
+/// tables set aside in the budget.
+pub struct Pool {
+    pub pool: rayon::ThreadPool,
+    _reserved: Charge,
+}
+
+impl Pool {
+    pub fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(op)
+    }
+}
+
+/// A pool of `threads` workers (one per core when `None`); each worker's
+/// stack and scratch memory ([`PER_THREAD`]) is charged to the budget.
+pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
+    let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, usize::from))
         .build()
-        .context("cannot start worker threads")
+        .context("cannot start worker threads")?;
+    let reserved = Budget::process().charge(pool.current_num_threads() as u64 * PER_THREAD)?;
+    Ok(Pool {
+        pool,
+        _reserved: reserved,
+    })
+}
+
+/// The memory in use, for progress lines: `1.2 GiB of 12 GiB`.
+pub fn memory_in_use() -> String {
+    let budget = Budget::process();
+    format!("{} of {}", Bytes(budget.used()), Bytes(budget.limit()))
+}
+
+/// A spinner on stderr for a search that may run long: it appears after
+/// a second (never when stderr is not a terminal or with `quiet`) and
+/// shows the sub-hand tables built and the memory in use; it goes when
+/// dropped.
+pub struct Spinner {
+    done: std::sync::mpsc::Sender<()>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Spinner {
+    pub fn start(what: &'static str, quiet: bool) -> Spinner {
+        let (done, stop) = std::sync::mpsc::channel::<()>();
+        let show = !quiet && io::stderr().is_terminal();
+        let thread = std::thread::spawn(move || {
+            use std::sync::mpsc::RecvTimeoutError::Timeout;
+            if !show || stop.recv_timeout(std::time::Duration::from_secs(1)) != Err(Timeout) {
+                return;
+            }
+            let spinner = ProgressBar::new_spinner();
+            let budget = Budget::process();
+            while stop.recv_timeout(std::time::Duration::from_millis(120)) == Err(Timeout) {
+                spinner.set_message(format!(
+                    "{what}: {} sub-hand tables built, memory {}",
+                    budget.tables_built(),
+                    memory_in_use()
+                ));
+                spinner.tick();
+            }
+            spinner.finish_and_clear();
+        });
+        Spinner {
+            done,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        let _ = self.done.send(());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use prime_solve::{Rules, Solver, Value};
 
 use super::args::{Format, QueryArgs, parse_hand};
-use super::{Verdict, print};
+use super::{Spinner, Verdict, print};
 
 #[derive(Serialize)]
 struct PrimeJson {
@@ -32,7 +32,9 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let hand = parse_hand(&args.cards, rules.faces)?;
     let solver = Solver::new(rules)?;
+    let spinner = Spinner::start("solving", false);
     let solution = solver.solve(hand)?;
+    drop(spinner);
     let ascii = args.output.ascii;
     let primes: Vec<PrimeJson> = solution
         .primes()

@@ -10,7 +10,7 @@ use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
 use prime_solve::report::{File, simulation, write_files};
 
 use super::args::SimulateArgs;
-use super::{Verdict, print, progress_bar, thread_pool};
+use super::{Pool, Verdict, print, progress_bar, thread_pool, tick};
 
 pub fn run(args: &SimulateArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -34,7 +34,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
     };
     sim.validate()?;
     let bar = progress_bar(sim.games, "games", args.quiet);
-    let records = pool.install(|| simulate(&sim, &|| bar.inc(1)))?;
+    let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
     bar.finish_and_clear();
     let summary = Summary::of(&sim, &records);
     if let Some(dir) = &args.out {
@@ -53,12 +53,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
 }
 
 /// The scenarios of `reports/simulation.md`.
-fn study(
-    args: &SimulateArgs,
-    rules: Rules,
-    pool: &rayon::ThreadPool,
-    path: &Path,
-) -> Result<Verdict> {
+fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<Verdict> {
     let high_powers = Rules {
         powers: true,
         max_prime: None,
@@ -106,7 +101,7 @@ fn study(
             max_turns: args.max_turns,
             timing: Timing::default(),
         };
-        let records = pool.install(|| simulate(&sim, &|| bar.inc(1)))?;
+        let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
         let summary = Summary::of(&sim, &records);
         runs.push((name.to_string(), sim, summary));
     }

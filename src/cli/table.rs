@@ -6,11 +6,13 @@ use prime_solve::analysis::analyze;
 use prime_solve::report::{File, strategy, write_files};
 
 use super::args::{TableArgs, TableFormat};
-use super::{Verdict, print};
+use super::{Spinner, Verdict, print};
 
 pub fn run(args: &TableArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
+    let spinner = Spinner::start("solving", false);
     let analysis = analyze(rules, 3, &|| {})?;
+    drop(spinner);
     let text = match args.format {
         TableFormat::Md => strategy::markdown(&analysis),
         TableFormat::Csv => strategy::csv(&analysis),

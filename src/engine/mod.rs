@@ -2,8 +2,11 @@
 //! every value each reaches with its simplest witness, tables shared
 //! between hands so that a sweep computes each sub-hand once.
 
+mod budget;
 mod primes;
 mod table;
+
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -14,6 +17,7 @@ use crate::expr::{Cost, Expr};
 use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::rules::Rules;
+pub use budget::{Budget, Bytes, Charge, PER_THREAD, default_limit, parse_size};
 pub use table::Table;
 use table::{Build, How, Layer};
 
@@ -26,6 +30,9 @@ pub struct Solver {
     ops: Vec<BinOp>,
     functions: Vec<Func>,
     shared: FxHashMap<Hand, Table>,
+    /// What every table is charged to: the process's budget unless
+    /// [`Solver::with_budget`] gives another.
+    budget: Arc<Budget>,
 }
 
 impl Solver {
@@ -41,7 +48,17 @@ impl Solver {
             ops,
             functions: rules.function_list(),
             shared: FxHashMap::default(),
+            budget: Arc::clone(Budget::process()),
         })
+    }
+
+    /// Charges this solver's tables to `budget` instead of the process's.
+    pub fn with_budget(self, budget: Arc<Budget>) -> Solver {
+        Solver { budget, ..self }
+    }
+
+    pub fn budget(&self) -> &Arc<Budget> {
+        &self.budget
     }
 
     /// Refuses hands whose tables would hold more than `limit` values
@@ -62,7 +79,55 @@ impl Solver {
             juxtapose: self.rules.juxtapose,
             bound: self.rules.max_value,
             limit: self.limit,
+            budget: &self.budget,
         }
+    }
+
+    /// Bytes a built table holds per value: its merged layer and, with
+    /// functions, one layer per level.
+    fn bytes_per_value(&self) -> u64 {
+        let layers = if self.functions.is_empty() {
+            1
+        } else {
+            2 + u64::from(self.rules.function_depth)
+        };
+        table::Layer::bytes(1) * layers
+    }
+
+    /// Refuses at once a plan of tables still to build (`(cards, count)`,
+    /// ascending, the hand itself last) that a projection says cannot fit
+    /// the budget, instead of filling memory for minutes first. A table of
+    /// k cards is projected to grow from the mean table of k − 1 cards by
+    /// the factor that one grew from k − 2, the last factor measured;
+    /// on the hands measured the factor grows or stays level with k, and
+    /// the projection counts only what finished tables hold, not the
+    /// scratch of building them, so it seldom overestimates.
+    fn foresee(
+        &self,
+        plan: &[(usize, usize)],
+        mean: impl Fn(usize) -> Option<f64>,
+    ) -> Result<(), SolveError> {
+        let Some(&(first, _)) = plan.first() else {
+            return Ok(());
+        };
+        if first < 3 {
+            return Ok(());
+        }
+        let (Some(a), Some(b)) = (mean(first - 2), mean(first - 1)) else {
+            return Ok(());
+        };
+        if a < 1.0 {
+            return Ok(());
+        }
+        let per_value = self.bytes_per_value() as f64;
+        let bytes: f64 = plan
+            .iter()
+            .map(|&(size, count)| {
+                let steps = i32::try_from(size + 1 - first).unwrap_or(i32::MAX);
+                b * (b / a).powi(steps) * count as f64 * per_value
+            })
+            .sum();
+        self.budget.foresee(bytes.min(u64::MAX as f64) as u64)
     }
 
     /// Computes, once and in parallel, the tables of every proper sub-hand
@@ -75,14 +140,23 @@ impl Solver {
             .collect();
         pending.sort_unstable_by_key(|h| (h.len(), h.key()));
         pending.dedup();
-        let max = pending.last().map_or(0, |h| h.len());
-        for size in 1..=max {
+        // The plan: each layer of sub-hands, then the hands themselves, as
+        // many at once as there are threads to solve them.
+        let mut plan = layers(&pending);
+        if let Some(top) = hands.iter().map(|h| h.len()).max() {
+            plan.push((top, hands.len().min(rayon::current_num_threads())));
+        }
+        for step in 0..plan.len().saturating_sub(1) {
+            let size = plan[step].0;
+            let shared = &self.shared;
+            self.foresee(&plan[step..], |k| {
+                mean_len(shared.keys().filter(|h| h.len() == k), |h| shared.get(h))
+            })?;
             let layer: Vec<Hand> = pending
                 .iter()
                 .copied()
                 .filter(|h| h.len() == size)
                 .collect();
-            let shared = &self.shared;
             let build = self.build();
             let tables = layer
                 .par_iter()
@@ -115,17 +189,32 @@ impl Solver {
             .collect();
         missing.sort_unstable_by_key(|h| h.len());
         let build = self.build();
-        for h in missing {
+        let subs = hand.proper_sub_hands();
+        let mut plan = layers(&missing);
+        plan.push((hand.len(), 1));
+        let mut step = 0;
+        for (i, &h) in missing.iter().enumerate() {
+            if i == 0 || missing[i - 1].len() < h.len() {
+                self.foresee(&plan[step..], |k| {
+                    mean_len(subs.iter().filter(|s| s.len() == k), |s| {
+                        self.shared.get(s).or_else(|| local.get(s))
+                    })
+                })?;
+                step += 1;
+            }
             let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
             local.insert(h, table);
         }
         let get = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
+        self.foresee(&plan[step..], |k| {
+            mean_len(subs.iter().filter(|s| s.len() == k), |&s| Some(get(s)))
+        })?;
         let rules = self.rules;
         // Only primes wanted: the targeted search (+ − × ÷ and a small
         // ceiling), else the scan that keeps only primes; either may decline.
         let fast = if primes_only {
             let targeted = match rules.max_prime {
-                Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max),
+                Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max)?,
                 _ => None,
             };
             match targeted {
@@ -150,6 +239,27 @@ impl Solver {
     }
 }
 
+/// The sizes of `hands` (sorted by size) with how many have each.
+fn layers(hands: &[Hand]) -> Vec<(usize, usize)> {
+    hands
+        .chunk_by(|a, b| a.len() == b.len())
+        .map(|c| (c[0].len(), c.len()))
+        .collect()
+}
+
+/// The mean number of values in the tables of `hands` that `get` has.
+fn mean_len<'t, 'h>(
+    hands: impl Iterator<Item = &'h Hand>,
+    get: impl Fn(&Hand) -> Option<&'t Table>,
+) -> Option<f64> {
+    let (sum, n) = hands
+        .filter_map(|h| get(h))
+        .fold((0.0, 0u32), |(sum, n), t| {
+            (sum + t.merged.values.len() as f64, n + 1)
+        });
+    (n > 0).then(|| sum / f64::from(n))
+}
+
 /// Everything a hand reaches, with witnesses on demand.
 pub struct Solution<'a> {
     hand: Hand,
@@ -159,10 +269,9 @@ pub struct Solution<'a> {
     complete: bool,
 }
 
-/// The most values one sub-hand's table may hold. Five cards under every
-/// house rule reach about 9.4 million values (2 GB); six would exhaust the
-/// machine's memory long before finishing, and are refused instead.
-pub const MAX_TABLE_VALUES: usize = 20_000_000;
+/// The most values one sub-hand's table may hold: its entries are indexed
+/// by `u32`. Memory is bounded by the [`Budget`], long before this.
+pub const MAX_TABLE_VALUES: usize = u32::MAX as usize;
 
 /// The targeted prime search looks up partners for each prime up to the
 /// ceiling; above this ceiling trying every pair is as fast.

@@ -6,6 +6,7 @@ use std::collections::hash_map::Entry;
 
 use rustc_hash::FxHashMap;
 
+use super::budget::{Charge, map_room};
 use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
 use crate::arith::{BinOp, Func, Outcome, Value};
 use crate::error::SolveError;
@@ -34,20 +35,26 @@ impl Build<'_> {
         // within level 1 the full table's order (argument ascending, then
         // function order) breaks ties.
         let mut best: FxHashMap<Value, (Precedence, Step)> = FxHashMap::default();
-        let mut keep = |v: Value, key: Precedence, step: Step| match best.entry(v) {
-            Entry::Occupied(mut e) => {
-                if key < e.get().0 {
+        let mut best_charge = Charge::default();
+        let budget = self.budget;
+        let mut keep = |v: Value, key: Precedence, step: Step| -> Result<(), SolveError> {
+            map_room(&mut best, &mut best_charge, budget, 1)?;
+            match best.entry(v) {
+                Entry::Occupied(mut e) => {
+                    if key < e.get().0 {
+                        e.insert((key, step));
+                    }
+                }
+                Entry::Vacant(e) => {
                     e.insert((key, step));
                 }
             }
-            Entry::Vacant(e) => {
-                e.insert((key, step));
-            }
+            Ok(())
         };
         let mut args: Vec<(Value, Step)> = Vec::new();
         for (&v, &step) in &level0.map {
             if wanted(v) {
-                keep(v, (step.cost, 0, 0, 0), step);
+                keep(v, (step.cost, 0, 0, 0), step)?;
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 match f.apply(v, self.bound) {
@@ -60,7 +67,7 @@ impl Build<'_> {
                             level: 1,
                             arg: 0,
                         };
-                        keep(w, (cost, 1, v, fi), Step { cost, how });
+                        keep(w, (cost, 1, v, fi), Step { cost, how })?;
                         args.push((v, step));
                     }
                     _ => {}
@@ -69,21 +76,27 @@ impl Build<'_> {
         }
         args.sort_unstable_by_key(|&(v, _)| v);
         args.dedup_by_key(|&mut (v, _)| v);
-        let arg_layer = Layer {
-            values: args.iter().map(|&(v, _)| v).collect(),
-            steps: args.iter().map(|&(_, s)| s).collect(),
-        };
-        let merged = Layer::from_map(best, |((_, level, arg, _), mut step)| {
-            if let How::Unary { arg: index, .. } = &mut step.how {
-                debug_assert_eq!(level, 1);
-                *index = arg_layer.find(arg).expect("a kept argument") as u32;
-            }
-            step
-        });
+        drop(level0);
+        let (mut arg_layer, mut charge) = Layer::with_capacity(args.len(), budget)?;
+        arg_layer.values.extend(args.iter().map(|&(v, _)| v));
+        arg_layer.steps.extend(args.iter().map(|&(_, s)| s));
+        let (merged, c) = Layer::from_map(
+            &best,
+            |((_, level, arg, _), mut step)| {
+                if let How::Unary { arg: index, .. } = &mut step.how {
+                    debug_assert_eq!(level, 1);
+                    *index = arg_layer.find(arg).expect("a kept argument") as u32;
+                }
+                step
+            },
+            budget,
+        )?;
+        charge.absorb(c);
         Ok(Some(Table {
             merged,
             levels: vec![arg_layer],
             pruned,
+            charge,
         }))
     }
 
@@ -99,9 +112,9 @@ impl Build<'_> {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         max_prime: u64,
-    ) -> Option<Table> {
+    ) -> Result<Option<Table>, SolveError> {
         if !self.functions.is_empty() || self.ops.iter().any(|op| op > &BinOp::Div) {
-            return None;
+            return Ok(None);
         }
         let splits = splits(hand);
         let fits = |s: &Split| {
@@ -109,9 +122,11 @@ impl Build<'_> {
             self.in_bound(x, y) && x.merged.values.len().max(y.merged.values.len()) < 1 << 24
         };
         if hand.len() < 2 || !splits.iter().all(fits) {
-            return None;
+            return Ok(None);
         }
-        let max = i64::try_from(max_prime).ok()?;
+        let Ok(max) = i64::try_from(max_prime) else {
+            return Ok(None);
+        };
         let wanted: Vec<bool> = (0..=max).map(|v| is_prime(v.into())).collect();
         let mut best: Vec<Option<(u64, Step)>> = vec![None; wanted.len()];
         let mut pruned = 0;
@@ -131,6 +146,9 @@ impl Build<'_> {
         let primes: Vec<i64> = (2..=max).filter(|&p| wanted[p as usize]).collect();
         for (k, split) in splits.iter().enumerate() {
             let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+            let _copies = self
+                .budget
+                .charge(((tx.values.len() + ty.values.len()) * size_of::<i64>()) as u64)?;
             let mut scan = Scan {
                 split: *split,
                 k: k as u64 + 1,
@@ -156,18 +174,20 @@ impl Build<'_> {
                 scan.pairs();
             }
         }
-        let mut merged = Layer::default();
+        let found = best.iter().flatten().count();
+        let (mut merged, charge) = Layer::with_capacity(found, self.budget)?;
         for (p, found) in best.into_iter().enumerate() {
             if let Some((_, step)) = found {
                 merged.values.push(p as Value);
                 merged.steps.push(step);
             }
         }
-        Some(Table {
+        Ok(Some(Table {
             merged,
             levels: Vec::new(),
             pruned,
-        })
+            charge,
+        }))
     }
 
     /// Whether no +, −, × or ÷ of a value from `a` and one from `b` can

@@ -2,9 +2,11 @@
 //! to make it, built from the tables of its smaller sub-hands.
 
 use std::collections::hash_map::Entry;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::budget::{Budget, Charge, map_room};
 use crate::arith::{BinOp, Func, Outcome, Value, juxtapose};
 use crate::error::SolveError;
 use crate::expr::{Cost, Top};
@@ -59,11 +61,41 @@ impl Layer {
         self.values.binary_search(&v).ok()
     }
 
-    pub(super) fn from_map<T: Copy>(map: FxHashMap<Value, T>, step: impl Fn(T) -> Step) -> Layer {
-        let mut values: Vec<Value> = map.keys().copied().collect();
-        values.sort_unstable();
-        let steps = values.iter().map(|v| step(map[v])).collect();
-        Layer { values, steps }
+    /// Bytes of a layer of `n` values.
+    pub(super) fn bytes(n: usize) -> u64 {
+        (n * (size_of::<Value>() + size_of::<Step>())) as u64
+    }
+
+    /// An empty layer with room for `n` values, charged to `budget` first.
+    pub(super) fn with_capacity(
+        n: usize,
+        budget: &Arc<Budget>,
+    ) -> Result<(Layer, Charge), SolveError> {
+        let bytes = Layer::bytes(n);
+        let charge = budget.charge(bytes)?;
+        let mut layer = Layer::default();
+        layer
+            .values
+            .try_reserve_exact(n)
+            .and_then(|()| layer.steps.try_reserve_exact(n))
+            .map_err(|_| budget.refusal(bytes))?;
+        Ok((layer, charge))
+    }
+
+    /// The map's values sorted, each with its step; the new layer is
+    /// charged to `budget` before it is allocated.
+    pub(super) fn from_map<T: Copy>(
+        map: &FxHashMap<Value, T>,
+        step: impl Fn(T) -> Step,
+        budget: &Arc<Budget>,
+    ) -> Result<(Layer, Charge), SolveError> {
+        let (mut layer, charge) = Layer::with_capacity(map.len(), budget)?;
+        layer.values.extend(map.keys().copied());
+        layer.values.sort_unstable();
+        layer
+            .steps
+            .extend(layer.values.iter().map(|v| step(map[v])));
+        Ok((layer, charge))
     }
 }
 
@@ -77,6 +109,9 @@ pub struct Table {
     pub(crate) levels: Vec<Layer>,
     /// Operations at this sub-hand whose result was beyond the bound.
     pub(crate) pruned: u64,
+    /// The memory the layers hold, given back to the budget on drop.
+    #[allow(dead_code, reason = "held for its Drop, which gives the bytes back")]
+    pub(crate) charge: Charge,
 }
 
 /// A split of a hand into two sub-hands, `x` the part with more cards.
@@ -119,6 +154,8 @@ pub(crate) struct Build<'a> {
     pub bound: u64,
     /// The most values one table may hold before the search is refused.
     pub limit: usize,
+    /// What every table and map is charged to before it is allocated.
+    pub budget: &'a Arc<Budget>,
 }
 
 /// One operand: which sub-hand, which entry of its merged layer.
@@ -174,14 +211,33 @@ pub(super) fn binary_step(op: BinOp, x: &Operand, y: &Operand, value: Value) -> 
 
 /// The best step seen for each value; on equal cost the first one offered
 /// wins, which makes the enumeration order the tie-break.
-#[derive(Default)]
 pub(super) struct Best {
     pub map: FxHashMap<Value, Step>,
     pub pruned: u64,
+    /// The map's memory; every growth is charged before it happens (see
+    /// [`Best::room`]), so that the map never grows on its own.
+    charge: Charge,
+    budget: Arc<Budget>,
 }
 
 impl Best {
-    fn offer(&mut self, value: Value, step: Step) {
+    pub fn new(budget: &Arc<Budget>) -> Best {
+        Best {
+            map: FxHashMap::default(),
+            pruned: 0,
+            charge: Charge::default(),
+            budget: Arc::clone(budget),
+        }
+    }
+
+    /// Makes room for `additional` more values, charging the grown map to
+    /// the budget before allocating it: callers make room for every value
+    /// they may offer before offering it.
+    pub fn room(&mut self, additional: usize) -> Result<(), SolveError> {
+        map_room(&mut self.map, &mut self.charge, &self.budget, additional)
+    }
+
+    pub fn offer(&mut self, value: Value, step: Step) {
         self.offer_with(value, step.cost.key(), || step);
     }
 
@@ -227,12 +283,15 @@ impl Build<'_> {
     ) -> Result<Table, SolveError> {
         let level0 = self.level0(hand, &get)?;
         let mut pruned = level0.pruned;
-        let layer0 = Layer::from_map(level0.map, |s| s);
+        let (layer0, mut charge) = Layer::from_map(&level0.map, |s| s, self.budget)?;
+        drop(level0);
+        self.budget.table_built();
         if self.functions.is_empty() {
             return Ok(Table {
                 merged: layer0,
                 levels: Vec::new(),
                 pruned,
+                charge,
             });
         }
         let mut levels = vec![layer0];
@@ -241,8 +300,8 @@ impl Build<'_> {
             if below.values.is_empty() {
                 break;
             }
-            let mut next = Best::default();
-            next.map.reserve(below.values.len() * self.functions.len());
+            let mut next = Best::new(self.budget);
+            next.room(below.values.len() * self.functions.len())?;
             for (i, (&v, step)) in below.values.iter().zip(&below.steps).enumerate() {
                 for &f in self.functions {
                     match f.apply(v, self.bound) {
@@ -264,16 +323,31 @@ impl Build<'_> {
             }
             pruned += next.pruned;
             self.check(hand, next.map.len())?;
-            levels.push(Layer::from_map(next.map, |s| s));
+            let (layer, c) = Layer::from_map(&next.map, |s| s, self.budget)?;
+            drop(next);
+            charge.absorb(c);
+            levels.push(layer);
         }
         // The merged layer: lower levels win ties.
-        let merged = levels[1..]
-            .iter()
-            .fold(levels[0].clone(), |merged, next| merge(&merged, next));
+        let empty = Layer::default();
+        let (mut merged, c) = merge(&levels[0], levels.get(1).unwrap_or(&empty), self.budget)?;
+        charge.absorb(c);
+        for next in levels.iter().skip(2) {
+            let (m, c) = merge(&merged, next, self.budget)?;
+            merged = m;
+            charge.absorb(c);
+        }
+        // The intermediate merges are gone: keep only what the table holds.
+        let kept = std::iter::once(&merged)
+            .chain(&levels)
+            .map(|l| Layer::bytes(l.values.capacity()))
+            .sum();
+        charge.shrink_to(kept);
         Ok(Table {
             merged,
             levels,
             pruned,
+            charge,
         })
     }
 
@@ -296,18 +370,20 @@ impl Build<'_> {
         hand: Hand,
         get: &impl Fn(Hand) -> &'t Table,
     ) -> Result<Best, SolveError> {
-        let mut level0 = Best::default();
+        let mut level0 = Best::new(self.budget);
         let values = hand.values();
         if let [card] = values[..] {
             let step = Step {
                 cost: Cost::default(),
                 how: How::Card,
             };
+            level0.room(1)?;
             level0.offer(card.into(), step);
         } else {
             if self.juxtapose {
                 let (joins, pruned) = self.joins(&values);
                 level0.pruned += pruned;
+                level0.room(joins.len())?;
                 for (v, step) in joins {
                     level0.offer(v, step);
                 }
@@ -317,7 +393,7 @@ impl Build<'_> {
                 .iter()
                 .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
                 .sum();
-            level0.map.reserve(pairs.min(1 << 20));
+            level0.room(pairs.min(1 << 20))?;
             for split in splits {
                 self.split_all(hand, split, get, &mut level0)?;
             }
@@ -359,8 +435,11 @@ impl Build<'_> {
         out: &mut Best,
     ) -> Result<(), SolveError> {
         let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+        // The most values one row of pairs can add.
+        let row = ty.values.len() * self.ops.len() * 2;
         for i in 0..tx.values.len() {
             self.check(hand, out.map.len())?;
+            out.room(row)?;
             let x = Operand::at(split.xs, tx, i);
             for j in 0..ty.values.len() {
                 let y = Operand::at(split.ys, ty, j);
@@ -385,11 +464,8 @@ impl Build<'_> {
 
 /// The union of two sorted layers, the best step for each value; on equal
 /// cost `a`'s step wins.
-fn merge(a: &Layer, b: &Layer) -> Layer {
-    let mut out = Layer {
-        values: Vec::with_capacity(a.values.len() + b.values.len()),
-        steps: Vec::with_capacity(a.values.len() + b.values.len()),
-    };
+fn merge(a: &Layer, b: &Layer, budget: &Arc<Budget>) -> Result<(Layer, Charge), SolveError> {
+    let (mut out, charge) = Layer::with_capacity(a.values.len() + b.values.len(), budget)?;
     let (mut i, mut j) = (0, 0);
     while i < a.values.len() || j < b.values.len() {
         let take_a = j == b.values.len() || (i < a.values.len() && a.values[i] <= b.values[j]);
@@ -411,7 +487,7 @@ fn merge(a: &Layer, b: &Layer) -> Layer {
         out.values.push(v);
         out.steps.push(step);
     }
-    out
+    Ok((out, charge))
 }
 
 /// Rearranges into the next lexicographic permutation; false after the last.

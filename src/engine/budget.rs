@@ -1,0 +1,362 @@
+//! The memory budget: one byte count shared by every table a search holds
+//! (shared tables, a query's own tables, function levels, hash-map growth),
+//! charged *before* anything large is allocated, so that a search too big
+//! for the machine ends in [`SolveError::Memory`] instead of an abort.
+//!
+//! Every large allocation of the engine goes through a [`Charge`]: the
+//! bytes are added to the budget first (refused if they would pass the
+//! limit), then allocated with `try_reserve`, and given back when the
+//! charge is dropped with the memory it stands for.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasher, Hash};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use crate::error::SolveError;
+
+/// A byte budget shared by every solver that holds it, and a count of the
+/// sub-hand tables built under it (for progress lines).
+#[derive(Debug)]
+pub struct Budget {
+    limit: AtomicU64,
+    used: AtomicU64,
+    peak: AtomicU64,
+    tables: AtomicU64,
+}
+
+impl Budget {
+    /// A budget of `limit` bytes.
+    pub fn new(limit: u64) -> Arc<Budget> {
+        Arc::new(Budget {
+            limit: AtomicU64::new(limit),
+            used: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
+            tables: AtomicU64::new(0),
+        })
+    }
+
+    /// The process's budget, which [`crate::Solver::new`] uses: at first
+    /// [`default_limit`], changed with [`Budget::set_limit`].
+    pub fn process() -> &'static Arc<Budget> {
+        static PROCESS: OnceLock<Arc<Budget>> = OnceLock::new();
+        PROCESS.get_or_init(|| Budget::new(default_limit()))
+    }
+
+    pub fn set_limit(&self, limit: u64) {
+        self.limit.store(limit, Ordering::Relaxed);
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// Bytes charged now.
+    pub fn used(&self) -> u64 {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// The most bytes charged at once so far.
+    pub fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Sub-hand tables built so far under this budget.
+    pub fn tables_built(&self) -> u64 {
+        self.tables.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn table_built(&self) {
+        self.tables.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Charges `bytes`, or refuses if they would take the budget past its
+    /// limit (nothing is charged then).
+    pub fn charge(self: &Arc<Self>, bytes: u64) -> Result<Charge, SolveError> {
+        let limit = self.limit();
+        let mut used = self.used.load(Ordering::Relaxed);
+        loop {
+            let after = used.saturating_add(bytes);
+            if after > limit {
+                return Err(SolveError::Memory {
+                    needed: after,
+                    limit,
+                    estimated: false,
+                });
+            }
+            match self
+                .used
+                .compare_exchange_weak(used, after, Ordering::Relaxed, Ordering::Relaxed)
+            {
+                Ok(_) => {
+                    self.peak.fetch_max(after, Ordering::Relaxed);
+                    return Ok(Charge {
+                        budget: Some(Arc::clone(self)),
+                        bytes,
+                    });
+                }
+                Err(now) => used = now,
+            }
+        }
+    }
+
+    /// The error for an allocation of `bytes` the allocator refused even
+    /// though the budget allowed it (the machine has less than the limit).
+    pub(crate) fn refusal(&self, bytes: u64) -> SolveError {
+        SolveError::Memory {
+            needed: self.used().saturating_add(bytes),
+            limit: self.limit(),
+            estimated: false,
+        }
+    }
+
+    /// Refuses at once a request estimated to need `bytes` more than is in
+    /// use: a search that cannot finish is refused in seconds, not after
+    /// filling the budget.
+    pub(crate) fn foresee(&self, bytes: u64) -> Result<(), SolveError> {
+        let limit = self.limit();
+        let needed = self.used().saturating_add(bytes);
+        if needed > limit {
+            return Err(SolveError::Memory {
+                needed,
+                limit,
+                estimated: true,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Bytes charged to a budget, given back on drop. A default charge holds
+/// nothing.
+#[derive(Debug, Default)]
+pub struct Charge {
+    budget: Option<Arc<Budget>>,
+    bytes: u64,
+}
+
+impl Charge {
+    /// Takes over `other`'s bytes (both must be of one budget).
+    pub(crate) fn absorb(&mut self, mut other: Charge) {
+        if self.budget.is_none() {
+            self.budget = other.budget.take();
+        }
+        self.bytes += std::mem::take(&mut other.bytes);
+    }
+
+    /// Gives back all but `keep` bytes.
+    pub(crate) fn shrink_to(&mut self, keep: u64) {
+        if let Some(b) = &self.budget {
+            let back = self.bytes.saturating_sub(keep);
+            b.used.fetch_sub(back, Ordering::Relaxed);
+            self.bytes -= back;
+        }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        self.shrink_to(0);
+    }
+}
+
+/// The default budget: half the machine's physical memory, and never
+/// more than about 70% of the address space the process may use
+/// (`ulimit -v`), leaving room for the program, thread stacks and the
+/// allocator's own reservations. 4 GiB where neither can be read.
+pub fn default_limit() -> u64 {
+    let physical = read_proc("/proc/meminfo", "MemTotal:").map(|kib| kib * 1024);
+    let address_space = read_proc("/proc/self/limits", "Max address space");
+    let from_physical = physical.map_or(4 << 30, |p| p / 2);
+    match address_space {
+        Some(limit) => from_physical.min(limit.saturating_sub(ADDRESS_SPACE_RESERVE) / 10 * 7),
+        None => from_physical,
+    }
+}
+
+/// What the address space must keep beside the tables: the binary, the
+/// allocator's per-thread arenas, stacks.
+const ADDRESS_SPACE_RESERVE: u64 = 512 << 20;
+
+/// The first number after `key` on the line that starts with it; `None`
+/// for "unlimited" or an unreadable file.
+fn read_proc(path: &str, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..].split_whitespace().next()?.parse().ok()
+}
+
+/// Bytes the engine sets aside for each worker thread: its stack and what
+/// it allocates outside the tables.
+pub const PER_THREAD: u64 = 16 << 20;
+
+/// Bytes of a hash map holding `capacity` entries of `entry` bytes, as the
+/// standard library's SwissTable lays it out: buckets a power of two with
+/// at most 7/8 of them full, one control byte each.
+pub(crate) fn map_bytes(capacity: usize, entry: usize) -> u64 {
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = if capacity < 8 {
+        if capacity < 4 { 4 } else { 8 }
+    } else {
+        (capacity * 8 / 7).next_power_of_two()
+    };
+    (buckets * (entry + 1) + 16) as u64
+}
+
+/// Makes room in `map` for `additional` more entries, charging the grown
+/// map to `budget` (into `charge`, which holds the map's bytes) before the
+/// allocation, which may then fail without aborting.
+pub(crate) fn map_room<K: Hash + Eq, V, S: BuildHasher>(
+    map: &mut HashMap<K, V, S>,
+    charge: &mut Charge,
+    budget: &Arc<Budget>,
+    additional: usize,
+) -> Result<(), SolveError> {
+    let (len, capacity) = (map.len(), map.capacity());
+    if capacity - len >= additional {
+        return Ok(());
+    }
+    let want = (len + additional).max(capacity * 2);
+    let bytes = map_bytes(want, size_of::<(K, V)>());
+    // Old and new storage coexist while the map rehashes.
+    let grown = budget.charge(bytes)?;
+    map.try_reserve(want - len)
+        .map_err(|_| budget.refusal(bytes))?;
+    *charge = grown;
+    Ok(())
+}
+
+/// A size in bytes, as a person reads it: `512 MiB`, `3.8 GiB`.
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+        let mut unit = 0;
+        let mut whole = self.0;
+        while whole >= 1024 && unit < UNITS.len() - 1 {
+            whole /= 1024;
+            unit += 1;
+        }
+        if unit == 0 {
+            return write!(f, "{} bytes", self.0);
+        }
+        let scaled = self.0 as f64 / (1u64 << (10 * unit)) as f64;
+        if scaled < 10.0 {
+            write!(f, "{scaled:.1} {}", UNITS[unit])
+        } else {
+            write!(f, "{scaled:.0} {}", UNITS[unit])
+        }
+    }
+}
+
+/// Reads a size: a number of bytes with an optional unit K, M, G, T
+/// (powers of 1024, an optional `B` or `iB` after it), e.g. `4G`, `512M`,
+/// `1.5GiB`, `2000000`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: write e.g. 4G, 512M or 2000000"
+            ));
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
+        .ok_or_else(|| format!("`{text}` is not a size: write e.g. 4G, 512M or 2000000"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is out of range: give at least one byte"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charges_are_refused_past_the_limit_and_given_back() {
+        let b = Budget::new(1000);
+        let a = b.charge(600).unwrap();
+        assert_eq!(b.used(), 600);
+        let err = b.charge(500).unwrap_err();
+        assert!(matches!(
+            err,
+            SolveError::Memory {
+                needed: 1100,
+                limit: 1000,
+                ..
+            }
+        ));
+        assert_eq!(b.used(), 600, "a refused charge takes nothing");
+        let mut c = b.charge(400).unwrap();
+        c.shrink_to(100);
+        assert_eq!(b.used(), 700);
+        drop(a);
+        drop(c);
+        assert_eq!(b.used(), 0);
+        assert_eq!(b.peak(), 1000);
+    }
+
+    #[test]
+    fn foresight_counts_what_is_in_use() {
+        let b = Budget::new(1000);
+        assert!(b.foresee(1000).is_ok());
+        let _held = b.charge(200).unwrap();
+        assert!(b.foresee(800).is_ok());
+        assert!(matches!(
+            b.foresee(801),
+            Err(SolveError::Memory {
+                needed: 1001,
+                estimated: true,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("2000000"), Ok(2_000_000));
+        assert_eq!(parse_size("64k"), Ok(64 << 10));
+        for bad in ["", "G", "4X", "-1G", "0", "1e400", "99999999999T"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sizes_print() {
+        assert_eq!(Bytes(512).to_string(), "512 bytes");
+        assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
+        assert_eq!(Bytes(12 << 30).to_string(), "12 GiB");
+    }
+
+    #[test]
+    fn map_bytes_grow_with_capacity() {
+        assert_eq!(map_bytes(0, 40), 0);
+        assert!(map_bytes(14, 40) >= 16 * 41);
+        assert!(map_bytes(1 << 20, 40) >= (1 << 20) * 41);
+    }
+}
