@@ -174,3 +174,81 @@ fn a_closed_pipe_is_not_an_error() {
     );
     assert!(out.status.code().is_some_and(|c| c == 0));
 }
+
+#[test]
+fn hands_the_pack_cannot_deal_are_refused_with_the_reason() {
+    let fails_with = |args: &[&str], needle: &str| fails_with(prime_solve().args(args), needle);
+    fails_with(
+        &["query", "JK", "JK", "JK", "5"],
+        "the pack has only two Jokers, and three are named",
+    );
+    fails_with(
+        &["query", "2S", "2S", "3"],
+        "the two of spades is named twice, but the pack has one",
+    );
+    fails_with(
+        &["query", "2", "2", "2", "2", "2", "3"],
+        "the pack cannot deal five cards of value 2: it has four, and a Joker copies only the highest card",
+    );
+    fails_with(
+        &["query", "Q", "Q", "QH", "Q", "Q", "--faces", "rank"],
+        "the pack has only four queens, and five are named",
+    );
+    fails_with(
+        &["check", "7D", "7d", "3", "7 - 7 + 3"],
+        "the seven of diamonds is named twice",
+    );
+    // Every such refusal says how to lift it.
+    fails_with(&["query", "2S", "2S", "3"], "--any-values");
+}
+
+#[test]
+fn hands_the_pack_can_deal_are_still_accepted() {
+    for args in [
+        &["query", "JK", "JK", "5"][..],
+        &["query", "5", "5", "5", "5", "5", "5"],
+        &["query", "1", "1", "1", "1", "1", "2", "--faces", "suit"],
+        &["query", "2", "2", "2", "2", "3", "JK"],
+        &["check", "JK", "JK", "5", "(5 + 5) / 5"],
+    ] {
+        prime_solve().args(args).assert().success();
+    }
+    prime_solve()
+        .args(["query", "JK", "JK", "5"])
+        .assert()
+        .stdout(predicate::str::starts_with("hand: 5 5 5\n"));
+}
+
+#[test]
+fn any_values_lifts_the_pack() {
+    prime_solve()
+        .args(["query", "JK", "JK", "JK", "5", "--any-values"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("hand: 5 5 5 5\n"));
+    prime_solve()
+        .args(["query", "2", "2", "2", "2", "2", "3", "--any-values"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("hand: 2 2 2 2 2 3\n"));
+    prime_solve()
+        .args(["query", "12", "2", "3", "--any-values"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("hand: 2 3 12\n"));
+    prime_solve()
+        .args(["check", "2S", "2S", "3", "2 + 3 - 2", "--any-values"])
+        .assert()
+        .success()
+        .stdout("valid: 2 + 3 - 2 = 3, a prime\n");
+}
+
+#[test]
+fn a_signed_number_is_not_a_card() {
+    for bad in ["+3", "-3", "03", "+5H"] {
+        fails_with(
+            prime_solve().args(["query", "2", "3", bad]),
+            &format!("bad card `{bad}`"),
+        );
+    }
+}

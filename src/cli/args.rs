@@ -165,14 +165,26 @@ pub struct OutputArgs {
     pub ascii: bool,
 }
 
+/// How the cards on the command line are read, shared by the commands that
+/// take cards.
+#[derive(Args)]
+pub struct HandArgs {
+    /// Accept any hand, not only what the 54-card pack deals: more than four
+    /// of a value, three Jokers, a card named twice, 11-13 under any faces.
+    #[arg(long)]
+    pub any_values: bool,
+}
+
 #[derive(Args)]
 pub struct QueryArgs {
     /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
-    #[arg(required = true, value_name = "CARDS")]
+    #[arg(required = true, value_name = "CARDS", allow_negative_numbers = true)]
     pub cards: Vec<String>,
     /// Also list every reachable value, not only the primes.
     #[arg(long)]
     pub values: bool,
+    #[command(flatten)]
+    pub hand: HandArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -184,6 +196,8 @@ pub struct CheckArgs {
     /// The visible cards, then the claim: `4 6 8 "(6 x 4) / 8"`.
     #[arg(required = true, num_args = 3.., value_name = "CARDS... CLAIM")]
     pub args: Vec<String>,
+    #[command(flatten)]
+    pub hand: HandArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -271,11 +285,16 @@ fn parse_model(s: &str) -> Result<Model, String> {
     s.parse()
 }
 
-/// The hand the tokens name under `faces`.
-pub fn parse_hand(tokens: &[String], faces: Faces) -> Result<Hand> {
+/// The hand the tokens name under `faces`: one the pack can deal, or any
+/// hand with `--any-values`.
+pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
     let cards = tokens
         .iter()
         .map(|t| Card::parse(t))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Hand::from_cards(&cards, faces)?)
+    Ok(if how.any_values {
+        Hand::from_any_cards(&cards, faces)?
+    } else {
+        Hand::from_cards(&cards, faces)?
+    })
 }

@@ -30,7 +30,7 @@ struct QueryJson<'a> {
 
 pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
-    let hand = parse_hand(&args.cards, rules.faces)?;
+    let hand = parse_hand(&args.cards, rules.faces, &args.hand)?;
     let solver = Solver::new(rules)?;
     let solution = solver.solve(hand)?;
     let ascii = args.output.ascii;
