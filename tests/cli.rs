@@ -129,10 +129,16 @@ fn bad_input_is_one_line_and_exit_two() {
             "--function-depth",
             "9",
         ],
-        "function depth 9",
+        "invalid value '9' for '--function-depth <D>': use 1 to 3",
     );
-    fails_with(&["query", "2", "3", "4", "--max-value", "5"], "max value 5");
-    fails_with(&["query", "2", "3", "4", "--max-prime", "1"], "max prime 1");
+    fails_with(
+        &["query", "2", "3", "4", "--max-value", "5"],
+        "invalid value '5' for '--max-value <N>': use a whole number of at least 13",
+    );
+    fails_with(
+        &["query", "2", "3", "4", "--max-prime", "1"],
+        "invalid value '1' for '--max-prime <N>': use a whole number of at least 2",
+    );
     fails_with(
         &["query", "2", "3", "4", "--high-primes", "--max-prime", "50"],
         "cannot be used with",
@@ -251,4 +257,49 @@ fn a_signed_number_is_not_a_card() {
             &format!("bad card `{bad}`"),
         );
     }
+}
+
+#[test]
+fn rule_flags_say_what_to_write() {
+    let fails_with = |args: &[&str], needle: &str| fails_with(prime_solve().args(args), needle);
+    let query = |flags: &[&'static str]| [&["query", "2", "3", "4"][..], flags].concat();
+    // One message for every depth out of range, 0 and 256 alike.
+    for depth in ["0", "4", "256", "-1", "two"] {
+        fails_with(
+            &query(&["--functions", "tri", "--function-depth", depth]),
+            &format!("invalid value '{depth}' for '--function-depth <D>': use 1 to 3"),
+        );
+    }
+    // A negative number reaches the value's own check instead of being
+    // taken for a flag.
+    for flag in ["--max-prime", "--max-value"] {
+        fails_with(
+            &query(&[flag, "-1"]),
+            &format!("invalid value '-1' for '{flag} <N>': use a whole number of at least"),
+        );
+    }
+    fails_with(&query(&["--max-prime", "-1"]), "the lowest prime is 2");
+    fails_with(
+        &["simulate", "--seed", "-1"],
+        "invalid value '-1' for '--seed <S>'",
+    );
+    fails_with(
+        &["simulate", "--games", "-1"],
+        "invalid value '-1' for '--games <N>': use 1 to",
+    );
+    fails_with(
+        &["analyze", "--cards", "-2"],
+        "invalid value '-2' for '--cards <K>'",
+    );
+    for list in ["tri,,fact", "tri,", ""] {
+        fails_with(
+            &query(&["--functions", list]),
+            "an empty item in the list: use a comma-separated list of tri, fact, sqrt",
+        );
+    }
+    // Clap's tips survive the folding into one line.
+    fails_with(
+        &query(&["--functoins", "tri"]),
+        "unexpected argument '--functoins' found; tip: a similar argument exists: '--functions'",
+    );
 }
