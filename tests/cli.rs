@@ -303,3 +303,51 @@ fn rule_flags_say_what_to_write() {
         "unexpected argument '--functoins' found; tip: a similar argument exists: '--functions'",
     );
 }
+
+#[test]
+fn all_rules_applies_the_function_depth_to_every_rule_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = prime_solve()
+        .args([
+            "analyze",
+            "--all-rules",
+            "--function-depth",
+            "2",
+            "--cards",
+            "2",
+        ])
+        .args(["--quiet", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let sets: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(set, _)| set))
+        .filter(|&set| set != "reports")
+        .collect();
+    assert_eq!(sets.len(), 72, "{stdout}");
+    // The sets with functions carry the depth in their names; the others
+    // have nothing to nest and keep theirs.
+    for set in [
+        "five-2cards",
+        "five-tri-depth2-2cards",
+        "rank-powers-tri-fact-sqrt-depth2-high-2cards",
+    ] {
+        assert!(sets.contains(&set), "{set} in {stdout}");
+        assert!(dir.path().join(set).join("summary.md").is_file(), "{set}");
+    }
+    assert!(
+        sets.iter()
+            .all(|s| s.contains("depth2") == s.contains("tri")),
+        "{stdout}"
+    );
+    let summary =
+        std::fs::read_to_string(dir.path().join("five-tri-depth2-2cards/summary.md")).unwrap();
+    assert!(summary.contains("(at most 2 nested)"), "{summary}");
+    // Without --all-rules the depth still needs functions.
+    fails_with(
+        prime_solve().args(["analyze", "--function-depth", "2", "--cards", "2"]),
+        "--functions",
+    );
+}

@@ -13,10 +13,17 @@ use super::{Verdict, print, progress_bar, thread_pool};
 pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let rule_sets = if args.all_rules {
+        // The settings --all-rules does not sweep apply to every rule set;
+        // the depth only where there are functions to nest.
         all_rule_sets()
             .into_iter()
             .map(|r| prime_solve::Rules {
                 max_value: rules.max_value,
+                function_depth: if r.functions.is_empty() {
+                    r.function_depth
+                } else {
+                    rules.function_depth
+                },
                 ..r
             })
             .collect()

@@ -290,7 +290,8 @@ pub struct CheckArgs {
 #[derive(Args)]
 pub struct AnalyzeArgs {
     /// Sweep all 72 rule sets: faces {five, rank, suit} × powers × juxtapose ×
-    /// functions {none, tri, tri+fact+sqrt} × high primes.
+    /// functions {none, tri, tri+fact+sqrt} × high primes (--function-depth and
+    /// --max-value apply to each).
     #[arg(long, conflicts_with_all = ["faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub all_rules: bool,
     /// Cards per hand (2-6).
