@@ -351,3 +351,56 @@ fn all_rules_applies_the_function_depth_to_every_rule_set() {
         "--functions",
     );
 }
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    prime_solve()
+        .args(["query", "1", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\n1 prime:\n  2 = 1 + 1\n"));
+    prime_solve()
+        .args(["query", "3", "3", "--powers", "--max-value", "13"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "pruned: 1 operation went beyond ±13 and was not followed\n",
+        ));
+    prime_solve()
+        .args(["simulate", "--games", "1", "--max-turns", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "unfinished 1 (stopped after 1 turn)\n",
+        ));
+    fails_with(
+        prime_solve().args(["simulate", "--players", "expert"]),
+        "1 player given",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    prime_solve()
+        .args([
+            "analyze",
+            "--faces",
+            "rank",
+            "--powers",
+            "--high-primes",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "rank-powers-high: 1 hand fails (probability 0.002258 per deal): 9 12 12\n",
+        ));
+    let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    assert!(
+        index.contains("- Of the 1 rule set below, 1 has a hand that fails.\n"),
+        "{index}"
+    );
+    let summary = std::fs::read_to_string(dir.path().join("rank-powers-high/summary.md")).unwrap();
+    assert!(
+        summary.contains("Yes: 1 of 455 hands makes no prime."),
+        "{summary}"
+    );
+}

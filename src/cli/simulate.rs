@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use prime_solve::Rules;
 use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
 use prime_solve::report::{File, simulation, write_files};
+use prime_solve::words::plural;
 
 use super::args::SimulateArgs;
 use super::{Verdict, print, progress_bar, thread_pool};
@@ -124,7 +125,7 @@ fn study(
     for (name, sim, s) in &runs {
         out.push_str(&format!("{name}: {} of {} finished", s.finished, s.games));
         if let Some(t) = &s.turns {
-            out.push_str(&format!(", median {} turns", t.median));
+            out.push_str(&format!(", median {}", plural(t.median, "turn", "turns")));
         }
         out.push_str(&format!(" ({})\n", simulation::players(sim)));
     }
