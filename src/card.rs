@@ -35,6 +35,11 @@ impl Suit {
     fn letter(self) -> char {
         ['S', 'H', 'C', 'D'][self as usize]
     }
+
+    /// The suit in words: `spades`.
+    pub fn name(self) -> &'static str {
+        ["spades", "hearts", "clubs", "diamonds"][self as usize]
+    }
 }
 
 /// A rank: ace, 2-10 (as `Num`), or a face card.
@@ -55,6 +60,26 @@ impl Rank {
             .chain([Rank::Jack, Rank::Queen, Rank::King])
     }
 
+    /// The rank in words, singular or plural: `two`, `sixes`.
+    pub fn name(self, plural: bool) -> &'static str {
+        const ONE: [&str; 13] = [
+            "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+            "queen", "king",
+        ];
+        const MANY: [&str; 13] = [
+            "aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+            "tens", "jacks", "queens", "kings",
+        ];
+        let i = match self {
+            Rank::Ace => 0,
+            Rank::Num(n) => usize::from(n) - 1,
+            Rank::Jack => 10,
+            Rank::Queen => 11,
+            Rank::King => 12,
+        };
+        if plural { MANY[i] } else { ONE[i] }
+    }
+
     fn parse(s: &str) -> Option<Rank> {
         match s {
             "A" => Some(Rank::Ace),
@@ -62,12 +87,20 @@ impl Rank {
             "J" => Some(Rank::Jack),
             "Q" => Some(Rank::Queen),
             "K" => Some(Rank::King),
-            _ => match s.parse::<u8>() {
-                Ok(n @ 2..=10) if !s.starts_with('0') => Some(Rank::Num(n)),
+            _ => match digits(s) {
+                Some(n @ 2..=10) => Some(Rank::Num(n)),
                 _ => None,
             },
         }
     }
+}
+
+/// A number written in plain decimal digits, without a sign or a leading
+/// zero (`7`, `10`; not `+7`, `07`, `-7`); `None` for anything else or above
+/// 255.
+fn digits(s: &str) -> Option<u8> {
+    let plain = !s.is_empty() && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit());
+    if plain { s.parse().ok() } else { None }
 }
 
 /// One card: a bare value, a rank with an optional suit, or a Joker.
@@ -93,9 +126,9 @@ impl Card {
         if matches!(upper.as_str(), "JK" | "JOKER" | "*") {
             return Ok(Card::Joker);
         }
-        if let Ok(n) = upper.parse::<u8>() {
+        if let Some(n) = digits(&upper) {
             return match n {
-                1..=13 if !upper.starts_with('0') => Ok(Card::Value(n)),
+                1..=13 => Ok(Card::Value(n)),
                 _ => Err(bad()),
             };
         }
@@ -195,7 +228,8 @@ mod tests {
     #[test]
     fn bad_tokens_name_themselves() {
         for bad in [
-            "", "0", "14", "07", "1H", "11H", "X", "QX", "10ss", "-3", "♦",
+            "", "0", "14", "07", "1H", "11H", "X", "QX", "10ss", "-3", "♦", "+3", "+10", "+5H",
+            "-5H", "05H", "256", "+0",
         ] {
             let err = Card::parse(bad).unwrap_err();
             assert!(err.to_string().contains(&format!("`{}`", bad)), "{err}");

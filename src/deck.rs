@@ -22,6 +22,26 @@ pub fn pack() -> Vec<Card> {
     cards
 }
 
+/// How many cards of the pack count each value 1-13 under `faces`
+/// (index 0 unused), Jokers apart.
+pub fn cards_per_value(faces: Faces) -> [u64; MAX_CARD_VALUE as usize + 1] {
+    let mut per_value = [0u64; MAX_CARD_VALUE as usize + 1];
+    for suit in Suit::ALL {
+        for rank in Rank::all() {
+            let card = Card::Ranked {
+                rank,
+                suit: Some(suit),
+            };
+            let v = card.value(faces).expect("every pack card has a value");
+            per_value[usize::from(v.expect("not a Joker"))] += 1;
+        }
+    }
+    per_value
+}
+
+/// The pack's two Jokers.
+pub const JOKERS: u64 = 2;
+
 /// A hand with how many of the pack's k-card deals produce it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dealt {
@@ -33,18 +53,10 @@ pub struct Dealt {
 /// deal count, and the number of deals they share. A deal of Jokers only
 /// (possible for k = 2) makes no hand and is left out of both.
 pub fn deal(k: usize, faces: Faces) -> (Vec<Dealt>, u64) {
-    // How many cards of the pack count each value; Jokers apart.
-    let mut per_value = [0u64; MAX_CARD_VALUE as usize + 1];
-    let mut jokers = 0u64;
-    for card in pack() {
-        match card.value(faces).expect("every pack card has a value") {
-            Some(v) => per_value[usize::from(v)] += 1,
-            None => jokers += 1,
-        }
-    }
+    let per_value = cards_per_value(faces);
     let mut hands: BTreeMap<Hand, u64> = BTreeMap::new();
     let mut chosen = Vec::new();
-    collect(1, k, &per_value, jokers, 1, &mut chosen, &mut hands);
+    collect(1, k, &per_value, JOKERS, 1, &mut chosen, &mut hands);
     let total = hands.values().sum();
     let dealt = hands
         .into_iter()
@@ -114,6 +126,11 @@ mod tests {
     #[test]
     fn the_pack_has_fifty_four_cards() {
         assert_eq!(pack().len(), 54);
+        let jokers = pack().iter().filter(|&&c| c == Card::Joker).count() as u64;
+        assert_eq!(jokers, JOKERS);
+        for faces in Faces::ALL {
+            assert_eq!(cards_per_value(faces).iter().sum::<u64>() + JOKERS, 54);
+        }
         let (dealt, total) = deal(6, Faces::Rank);
         // Of the C(18, 6) = 18,564 multisets of six values, the C(13, 2) = 78
         // with five of one value and one higher card cannot be dealt: four
@@ -141,6 +158,40 @@ mod tests {
             .unwrap();
         assert_eq!(fives.deals, 560 + 240 + 16);
         assert_eq!(total, 24_804);
+    }
+
+    /// Every multiset of `k` values from `low` up to `max`.
+    fn multisets(k: usize, low: u8, max: u8) -> Vec<Vec<u8>> {
+        if k == 0 {
+            return vec![vec![]];
+        }
+        (low..=max)
+            .flat_map(|v| {
+                multisets(k - 1, v, max).into_iter().map(move |mut rest| {
+                    rest.insert(0, v);
+                    rest
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_hand_is_dealable_exactly_when_some_deal_gives_it() {
+        for faces in Faces::ALL {
+            for k in 2..=6 {
+                let (dealt, _) = deal(k, faces);
+                let dealt: std::collections::HashSet<Hand> = dealt.iter().map(|d| d.hand).collect();
+                let all = multisets(k, 1, faces.max_value());
+                let mut refused = 0;
+                for values in &all {
+                    let hand = Hand::from_values(values);
+                    let ok = hand.check_dealable(faces).is_ok();
+                    assert_eq!(ok, dealt.contains(&hand), "{faces:?} {hand}");
+                    refused += usize::from(!ok);
+                }
+                assert_eq!(all.len() - refused, dealt.len());
+            }
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use thiserror::Error;
 
 use crate::rules::Faces;
+use crate::words::{number, plural};
 
 /// The forms a card token may take, for error messages.
 pub const CARD_FORMS: &str = "a value 1-13, a card A 2-10 T J Q K with an optional suit S H C D \
@@ -31,6 +32,34 @@ pub enum HandError {
     Size { got: usize, min: usize, max: usize },
     #[error("a hand of Jokers only has no value: a Joker copies the highest other card")]
     AllJokers,
+    #[error("the pack has only two Jokers, and {} are named{ANY_VALUES}", number(*named))]
+    TooManyJokers { named: usize },
+    #[error("{card} is named {}, but the pack has one{ANY_VALUES}", times(*named))]
+    CardRepeated { card: String, named: usize },
+    #[error("the pack has only four {rank}, and {} are named{ANY_VALUES}", number(*named))]
+    TooManyOfRank { rank: &'static str, named: usize },
+    #[error(
+        "the pack cannot deal {} cards of value {value}: it has {}, and a Joker copies only the \
+         highest card{ANY_VALUES}",
+        number(*named),
+        number(*in_pack)
+    )]
+    TooManyOfValue {
+        value: u8,
+        named: usize,
+        in_pack: usize,
+    },
+}
+
+/// How to lift the pack's limits, for the errors that enforce them.
+const ANY_VALUES: &str = " (--any-values accepts any hand)";
+
+/// `twice`, `3 times`.
+fn times(n: usize) -> String {
+    match n {
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
 }
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -46,7 +75,8 @@ pub enum RulesError {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum SimError {
     #[error(
-        "{got} players given: the {} game needs {}",
+        "{} given: the {} game needs {}",
+        plural(*got, "player", "players"),
         if *two_player { "two-player" } else { "multi-player" },
         if *two_player { "exactly 2 (--players expert,club)" } else { "3 to 6 (--players expert,club,novice)" }
     )]

@@ -4,7 +4,8 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::card::Card;
+use crate::card::{Card, Rank, Suit};
+use crate::deck::{JOKERS, cards_per_value};
 use crate::error::HandError;
 use crate::rules::Faces;
 
@@ -33,8 +34,28 @@ impl Hand {
         hand
     }
 
-    /// The hand the visible `cards` make under `faces`, Jokers resolved.
+    /// The hand the visible `cards` make under `faces`, Jokers resolved,
+    /// provided the 54-card pack can deal them: at most two Jokers, no card
+    /// named twice, at most four of a rank, and no more cards of a value than
+    /// the pack has (see [`Hand::check_dealable`]).
     pub fn from_cards(cards: &[Card], faces: Faces) -> Result<Hand, HandError> {
+        let hand = Self::resolve(cards, faces, false)?;
+        check_named_cards(cards)?;
+        hand.check_dealable(faces)?;
+        Ok(hand)
+    }
+
+    /// The hand the visible `cards` make under `faces`, Jokers resolved,
+    /// whether or not the pack can deal them: any number of each card, and
+    /// bare values 1-13 under any faces (five 2s, three Jokers, 12 under
+    /// `five`).
+    pub fn from_any_cards(cards: &[Card], faces: Faces) -> Result<Hand, HandError> {
+        Self::resolve(cards, faces, true)
+    }
+
+    /// Card values under `faces` (bare values `free` of the faces' range),
+    /// Jokers copying the highest other card.
+    fn resolve(cards: &[Card], faces: Faces, free: bool) -> Result<Hand, HandError> {
         if !(MIN_CARDS..=MAX_CARDS).contains(&cards.len()) {
             return Err(HandError::Size {
                 got: cards.len(),
@@ -44,12 +65,37 @@ impl Hand {
         }
         let values = cards
             .iter()
-            .map(|c| c.value(faces))
+            .map(|&c| match c {
+                Card::Value(v) if free => Ok(Some(v)),
+                c => c.value(faces),
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let highest = values.iter().flatten().max().copied();
         let joker = highest.ok_or(HandError::AllJokers)?;
         let resolved: Vec<u8> = values.iter().map(|v| v.unwrap_or(joker)).collect();
         Ok(Hand::from_values(&resolved))
+    }
+
+    /// Whether the pack deals these values under `faces` (some deal gives
+    /// this hand): no more cards of a value than the pack has, except that
+    /// the highest value may add the two Jokers, which copy it.
+    pub fn check_dealable(self, faces: Faces) -> Result<(), HandError> {
+        let per_value = cards_per_value(faces);
+        let Some(highest) = (1..=MAX_CARD_VALUE).rev().find(|&v| self.count(v) > 0) else {
+            return Ok(());
+        };
+        for v in 1..=highest {
+            let jokers = if v == highest { JOKERS } else { 0 };
+            let in_pack = per_value[usize::from(v)] + jokers;
+            if self.count(v) as u64 > in_pack {
+                return Err(HandError::TooManyOfValue {
+                    value: v,
+                    named: self.count(v),
+                    in_pack: in_pack as usize,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn shift(v: u8) -> u32 {
@@ -153,6 +199,43 @@ impl fmt::Debug for Hand {
     }
 }
 
+/// The named cards the pack has: two Jokers, each card once, four of a rank.
+fn check_named_cards(cards: &[Card]) -> Result<(), HandError> {
+    let jokers = cards.iter().filter(|&&c| c == Card::Joker).count();
+    if jokers as u64 > JOKERS {
+        return Err(HandError::TooManyJokers { named: jokers });
+    }
+    for &card in cards {
+        let Card::Ranked {
+            rank,
+            suit: Some(suit),
+        } = card
+        else {
+            continue;
+        };
+        let named = cards.iter().filter(|&&c| c == card).count();
+        if named > 1 {
+            return Err(HandError::CardRepeated {
+                card: format!("the {} of {}", rank.name(false), suit.name()),
+                named,
+            });
+        }
+    }
+    for rank in Rank::all() {
+        let named = cards
+            .iter()
+            .filter(|c| matches!(c, Card::Ranked { rank: r, .. } if *r == rank))
+            .count();
+        if named > Suit::ALL.len() {
+            return Err(HandError::TooManyOfRank {
+                rank: rank.name(true),
+                named,
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +254,87 @@ mod tests {
             Hand::from_cards(&cards(&["JK", "JK"]), Faces::Five),
             Err(HandError::AllJokers)
         );
+    }
+
+    #[test]
+    fn hands_the_pack_cannot_deal_are_refused_and_say_why() {
+        let refused = |tokens: &[&str], faces: Faces| {
+            let cards = cards(tokens);
+            let err = Hand::from_cards(&cards, faces).unwrap_err();
+            // Free values lift every one of these limits.
+            assert!(Hand::from_any_cards(&cards, faces).is_ok(), "{tokens:?}");
+            err
+        };
+        let err = refused(&["JK", "JK", "JK", "5"], Faces::Five);
+        assert_eq!(err, HandError::TooManyJokers { named: 3 });
+        assert!(
+            err.to_string()
+                .starts_with("the pack has only two Jokers, and three are named")
+        );
+        let err = refused(&["2S", "2s", "3"], Faces::Five);
+        assert_eq!(
+            err.to_string(),
+            "the two of spades is named twice, but the pack has one \
+             (--any-values accepts any hand)"
+        );
+        let err = refused(&["Q", "Q", "QH", "Q", "q", "3"], Faces::Five);
+        assert!(
+            err.to_string()
+                .starts_with("the pack has only four queens, and five are named")
+        );
+        let err = refused(&["2", "2", "2", "2", "2", "3"], Faces::Five);
+        assert_eq!(
+            err,
+            HandError::TooManyOfValue {
+                value: 2,
+                named: 5,
+                in_pack: 4
+            }
+        );
+        assert!(err.to_string().starts_with(
+            "the pack cannot deal five cards of value 2: it has four, and a Joker copies only the \
+             highest card"
+        ));
+        // Under suit, value 1 has seven cards (four aces, J Q K of spades),
+        // value 5 only four.
+        refused(&["5", "5", "5", "5", "5", "6"], Faces::Suit);
+        let err = refused(&["1", "1", "1", "1", "1", "2"], Faces::Five);
+        assert!(
+            matches!(err, HandError::TooManyOfValue { value: 1, .. }),
+            "{err}"
+        );
+        // Twelve is no card under five, but a free value.
+        assert!(Hand::from_cards(&cards(&["12", "2"]), Faces::Five).is_err());
+        assert_eq!(
+            Hand::from_any_cards(&cards(&["12", "2"]), Faces::Five).map(Hand::values),
+            Ok(vec![2, 12])
+        );
+    }
+
+    #[test]
+    fn hands_the_pack_can_deal_are_accepted() {
+        for (tokens, faces) in [
+            (&["JK", "JK", "5"][..], Faces::Five),
+            (&["5", "5", "5", "5", "5", "5"], Faces::Five),
+            (&["QH", "QS", "QC", "QD", "5", "K"], Faces::Five),
+            // Four twos and a Joker copying the 3; six twos with two Jokers.
+            (&["2", "2", "2", "2", "3", "JK"], Faces::Five),
+            (&["2", "2", "2", "2", "2", "JK"], Faces::Five),
+            (&["1", "1", "1", "1", "1", "2"], Faces::Suit),
+            (&["3", "3", "3", "3", "3", "3"], Faces::Rank),
+            (&["1", "1", "1", "1", "JS", "KS"], Faces::Suit),
+            (&["1", "1", "1", "1", "1", "1"], Faces::Suit),
+            (&["2S", "2H", "2C", "2D", "JK", "JK"], Faces::Rank),
+            (&["13", "K", "KH", "KD", "JK", "13"], Faces::Rank),
+        ] {
+            let cards = cards(tokens);
+            assert_eq!(
+                Hand::from_cards(&cards, faces),
+                Hand::from_any_cards(&cards, faces),
+                "{tokens:?}"
+            );
+            assert!(Hand::from_cards(&cards, faces).is_ok(), "{tokens:?}");
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod ratio;
 pub mod referee;
 pub mod report;
 pub mod rules;
+pub mod words;
 
 pub use arith::{BinOp, Func, Outcome, Value};
 pub use card::Card;

@@ -129,10 +129,16 @@ fn bad_input_is_one_line_and_exit_two() {
             "--function-depth",
             "9",
         ],
-        "function depth 9",
+        "invalid value '9' for '--function-depth <D>': use 1 to 3",
     );
-    fails_with(&["query", "2", "3", "4", "--max-value", "5"], "max value 5");
-    fails_with(&["query", "2", "3", "4", "--max-prime", "1"], "max prime 1");
+    fails_with(
+        &["query", "2", "3", "4", "--max-value", "5"],
+        "invalid value '5' for '--max-value <N>': use a whole number of at least 13",
+    );
+    fails_with(
+        &["query", "2", "3", "4", "--max-prime", "1"],
+        "invalid value '1' for '--max-prime <N>': use a whole number of at least 2",
+    );
     fails_with(
         &["query", "2", "3", "4", "--high-primes", "--max-prime", "50"],
         "cannot be used with",
@@ -173,4 +179,228 @@ fn a_closed_pipe_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.status.code().is_some_and(|c| c == 0));
+}
+
+#[test]
+fn hands_the_pack_cannot_deal_are_refused_with_the_reason() {
+    let fails_with = |args: &[&str], needle: &str| fails_with(prime_solve().args(args), needle);
+    fails_with(
+        &["query", "JK", "JK", "JK", "5"],
+        "the pack has only two Jokers, and three are named",
+    );
+    fails_with(
+        &["query", "2S", "2S", "3"],
+        "the two of spades is named twice, but the pack has one",
+    );
+    fails_with(
+        &["query", "2", "2", "2", "2", "2", "3"],
+        "the pack cannot deal five cards of value 2: it has four, and a Joker copies only the highest card",
+    );
+    fails_with(
+        &["query", "Q", "Q", "QH", "Q", "Q", "--faces", "rank"],
+        "the pack has only four queens, and five are named",
+    );
+    fails_with(
+        &["check", "7D", "7d", "3", "7 - 7 + 3"],
+        "the seven of diamonds is named twice",
+    );
+    // Every such refusal says how to lift it.
+    fails_with(&["query", "2S", "2S", "3"], "--any-values");
+}
+
+#[test]
+fn hands_the_pack_can_deal_are_still_accepted() {
+    for args in [
+        &["query", "JK", "JK", "5"][..],
+        &["query", "5", "5", "5", "5", "5", "5"],
+        &["query", "1", "1", "1", "1", "1", "2", "--faces", "suit"],
+        &["query", "2", "2", "2", "2", "3", "JK"],
+        &["check", "JK", "JK", "5", "(5 + 5) / 5"],
+    ] {
+        prime_solve().args(args).assert().success();
+    }
+    prime_solve()
+        .args(["query", "JK", "JK", "5"])
+        .assert()
+        .stdout(predicate::str::starts_with("hand: 5 5 5\n"));
+}
+
+#[test]
+fn any_values_lifts_the_pack() {
+    prime_solve()
+        .args(["query", "JK", "JK", "JK", "5", "--any-values"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("hand: 5 5 5 5\n"));
+    prime_solve()
+        .args(["query", "2", "2", "2", "2", "2", "3", "--any-values"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("hand: 2 2 2 2 2 3\n"));
+    prime_solve()
+        .args(["query", "12", "2", "3", "--any-values"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("hand: 2 3 12\n"));
+    prime_solve()
+        .args(["check", "2S", "2S", "3", "2 + 3 - 2", "--any-values"])
+        .assert()
+        .success()
+        .stdout("valid: 2 + 3 - 2 = 3, a prime\n");
+}
+
+#[test]
+fn a_signed_number_is_not_a_card() {
+    for bad in ["+3", "-3", "03", "+5H"] {
+        fails_with(
+            prime_solve().args(["query", "2", "3", bad]),
+            &format!("bad card `{bad}`"),
+        );
+    }
+}
+
+#[test]
+fn rule_flags_say_what_to_write() {
+    let fails_with = |args: &[&str], needle: &str| fails_with(prime_solve().args(args), needle);
+    let query = |flags: &[&'static str]| [&["query", "2", "3", "4"][..], flags].concat();
+    // One message for every depth out of range, 0 and 256 alike.
+    for depth in ["0", "4", "256", "-1", "two"] {
+        fails_with(
+            &query(&["--functions", "tri", "--function-depth", depth]),
+            &format!("invalid value '{depth}' for '--function-depth <D>': use 1 to 3"),
+        );
+    }
+    // A negative number reaches the value's own check instead of being
+    // taken for a flag.
+    for flag in ["--max-prime", "--max-value"] {
+        fails_with(
+            &query(&[flag, "-1"]),
+            &format!("invalid value '-1' for '{flag} <N>': use a whole number of at least"),
+        );
+    }
+    fails_with(&query(&["--max-prime", "-1"]), "the lowest prime is 2");
+    fails_with(
+        &["simulate", "--seed", "-1"],
+        "invalid value '-1' for '--seed <S>'",
+    );
+    fails_with(
+        &["simulate", "--games", "-1"],
+        "invalid value '-1' for '--games <N>': use 1 to",
+    );
+    fails_with(
+        &["analyze", "--cards", "-2"],
+        "invalid value '-2' for '--cards <K>'",
+    );
+    for list in ["tri,,fact", "tri,", ""] {
+        fails_with(
+            &query(&["--functions", list]),
+            "an empty item in the list: use a comma-separated list of tri, fact, sqrt",
+        );
+    }
+    // Clap's tips survive the folding into one line.
+    fails_with(
+        &query(&["--functoins", "tri"]),
+        "unexpected argument '--functoins' found; tip: a similar argument exists: '--functions'",
+    );
+}
+
+#[test]
+fn all_rules_applies_the_function_depth_to_every_rule_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = prime_solve()
+        .args([
+            "analyze",
+            "--all-rules",
+            "--function-depth",
+            "2",
+            "--cards",
+            "2",
+        ])
+        .args(["--quiet", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let sets: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(set, _)| set))
+        .filter(|&set| set != "reports")
+        .collect();
+    assert_eq!(sets.len(), 72, "{stdout}");
+    // The sets with functions carry the depth in their names; the others
+    // have nothing to nest and keep theirs.
+    for set in [
+        "five-2cards",
+        "five-tri-depth2-2cards",
+        "rank-powers-tri-fact-sqrt-depth2-high-2cards",
+    ] {
+        assert!(sets.contains(&set), "{set} in {stdout}");
+        assert!(dir.path().join(set).join("summary.md").is_file(), "{set}");
+    }
+    assert!(
+        sets.iter()
+            .all(|s| s.contains("depth2") == s.contains("tri")),
+        "{stdout}"
+    );
+    let summary =
+        std::fs::read_to_string(dir.path().join("five-tri-depth2-2cards/summary.md")).unwrap();
+    assert!(summary.contains("(at most 2 nested)"), "{summary}");
+    // Without --all-rules the depth still needs functions.
+    fails_with(
+        prime_solve().args(["analyze", "--function-depth", "2", "--cards", "2"]),
+        "--functions",
+    );
+}
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    prime_solve()
+        .args(["query", "1", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\n1 prime:\n  2 = 1 + 1\n"));
+    prime_solve()
+        .args(["query", "3", "3", "--powers", "--max-value", "13"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "pruned: 1 operation went beyond ±13 and was not followed\n",
+        ));
+    prime_solve()
+        .args(["simulate", "--games", "1", "--max-turns", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "unfinished 1 (stopped after 1 turn)\n",
+        ));
+    fails_with(
+        prime_solve().args(["simulate", "--players", "expert"]),
+        "1 player given",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    prime_solve()
+        .args([
+            "analyze",
+            "--faces",
+            "rank",
+            "--powers",
+            "--high-primes",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "rank-powers-high: 1 hand fails (probability 0.002258 per deal): 9 12 12\n",
+        ));
+    let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
+    assert!(
+        index.contains("- Of the 1 rule set below, 1 has a hand that fails.\n"),
+        "{index}"
+    );
+    let summary = std::fs::read_to_string(dir.path().join("rank-powers-high/summary.md")).unwrap();
+    assert!(
+        summary.contains("Yes: 1 of 455 hands makes no prime."),
+        "{summary}"
+    );
 }

@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use prime_solve::analysis::{Analysis, all_rule_sets, analyze_all};
 use prime_solve::deck::deal;
 use prime_solve::report::{self, write_files};
+use prime_solve::words::plural;
 
 use super::args::AnalyzeArgs;
 use super::{Verdict, print, progress_bar, thread_pool, tick};
@@ -13,10 +14,17 @@ use super::{Verdict, print, progress_bar, thread_pool, tick};
 pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let rule_sets = if args.all_rules {
+        // The settings --all-rules does not sweep apply to every rule set;
+        // the depth only where there are functions to nest.
         all_rule_sets()
             .into_iter()
             .map(|r| prime_solve::Rules {
                 max_value: rules.max_value,
+                function_depth: if r.functions.is_empty() {
+                    r.function_depth
+                } else {
+                    rules.function_depth
+                },
                 ..r
             })
             .collect()
@@ -38,8 +46,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         out.push('\n');
     }
     out.push_str(&format!(
-        "reports: {} files in {}\n",
-        files.len(),
+        "reports: {} in {}\n",
+        plural(files.len(), "file", "files"),
         args.out.display()
     ));
     print(&out)?;
@@ -52,10 +60,9 @@ fn answer_line(a: &Analysis) -> String {
     match failing.len() {
         0 => format!("{}: no hand fails", a.folder()),
         n => format!(
-            "{}: {n} hand{} fail{} (probability {} per deal): {}",
+            "{}: {} (probability {} per deal): {}",
             a.folder(),
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "s" } else { "" },
+            plural(n, "hand fails", "hands fail"),
             a.failing_probability().decimal(6),
             failing.join(", ")
         ),

@@ -1,9 +1,11 @@
 //! The command line: clap's view of it, turned into the library's plain
 //! types (`Rules`, `Hand`) before anything else sees it.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
 use anyhow::Result;
+use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use prime_solve::game::Model;
@@ -89,7 +91,7 @@ pub struct RuleArgs {
     /// Allow these functions on any card or sub-result (comma-separated).
     #[arg(
         long,
-        value_enum,
+        value_parser = FunctionsParser,
         value_delimiter = ',',
         value_name = "LIST",
         help_heading = "House rules"
@@ -100,6 +102,8 @@ pub struct RuleArgs {
         long,
         value_name = "D",
         default_value_t = 1,
+        value_parser = parse_function_depth,
+        allow_negative_numbers = true,
         requires = "functions",
         help_heading = "House rules"
     )]
@@ -108,11 +112,90 @@ pub struct RuleArgs {
     #[arg(long, conflicts_with = "max_prime", help_heading = "House rules")]
     pub high_primes: bool,
     /// The highest prime a player may call [default: 97].
-    #[arg(long, value_name = "N", help_heading = "House rules")]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_max_prime,
+        allow_negative_numbers = true,
+        help_heading = "House rules"
+    )]
     pub max_prime: Option<u64>,
     /// Prune every value beyond ±N [default: 2^64 − 1].
-    #[arg(long, value_name = "N", help_heading = "House rules")]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_max_value,
+        allow_negative_numbers = true,
+        help_heading = "House rules"
+    )]
     pub max_value: Option<u64>,
+}
+
+/// `--functions` items: the names, and a clear word on an empty item
+/// (`tri,,fact`), which clap would call a missing value.
+#[derive(Clone)]
+struct FunctionsParser;
+
+impl TypedValueParser for FunctionsParser {
+    type Value = FuncArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<FuncArg, clap::Error> {
+        if value.is_empty() {
+            let empty = |_: &str| -> Result<FuncArg, String> {
+                Err(
+                    "an empty item in the list: use a comma-separated list of tri, fact, sqrt"
+                        .into(),
+                )
+            };
+            return empty.parse_ref(cmd, arg, value);
+        }
+        EnumValueParser::<FuncArg>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            FuncArg::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// A whole number in `min..=max`, or what to write instead; `why` explains
+/// the lower bound.
+fn whole_number(s: &str, min: u64, max: u64, why: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ if max < u64::MAX => Err(format!("use {min} to {max}")),
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => {
+            Err(format!("too large: use at most {max}"))
+        }
+        _ if min == 0 => Err(format!("use a whole number from 0 to {max}")),
+        _ => Err(format!("use a whole number of at least {min} ({why})")),
+    }
+}
+
+fn parse_function_depth(s: &str) -> Result<u8, String> {
+    let max = prime_solve::rules::MAX_FUNCTION_DEPTH;
+    whole_number(s, 1, u64::from(max), "").map(|d| d as u8)
+}
+
+fn parse_max_prime(s: &str) -> Result<u64, String> {
+    whole_number(
+        s,
+        2,
+        u64::MAX,
+        "the lowest prime is 2; --high-primes allows any prime",
+    )
+}
+
+fn parse_max_value(s: &str) -> Result<u64, String> {
+    whole_number(s, 13, u64::MAX, "every card must fit")
 }
 
 impl RuleArgs {
@@ -181,14 +264,26 @@ fn parse_size(s: &str) -> Result<u64, String> {
 /// The most worker threads `--threads` takes.
 pub const MAX_THREADS: u16 = 256;
 
+/// How the cards on the command line are read, shared by the commands that
+/// take cards.
+#[derive(Args)]
+pub struct HandArgs {
+    /// Accept any hand, not only what the 54-card pack deals: more than four
+    /// of a value, three Jokers, a card named twice, 11-13 under any faces.
+    #[arg(long)]
+    pub any_values: bool,
+}
+
 #[derive(Args)]
 pub struct QueryArgs {
     /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
-    #[arg(required = true, value_name = "CARDS")]
+    #[arg(required = true, value_name = "CARDS", allow_negative_numbers = true)]
     pub cards: Vec<String>,
     /// Also list every reachable value, not only the primes.
     #[arg(long)]
     pub values: bool,
+    #[command(flatten)]
+    pub hand: HandArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -203,6 +298,8 @@ pub struct CheckArgs {
     #[arg(required = true, num_args = 3.., value_name = "CARDS... CLAIM")]
     pub args: Vec<String>,
     #[command(flatten)]
+    pub hand: HandArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -211,17 +308,18 @@ pub struct CheckArgs {
 #[derive(Args)]
 pub struct AnalyzeArgs {
     /// Sweep all 72 rule sets: faces {five, rank, suit} × powers × juxtapose ×
-    /// functions {none, tri, tri+fact+sqrt} × high primes.
+    /// functions {none, tri, tri+fact+sqrt} × high primes (--function-depth and
+    /// --max-value apply to each).
     #[arg(long, conflicts_with_all = ["faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub all_rules: bool,
     /// Cards per hand (2-6).
-    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6))]
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub cards: u8,
     /// The folder to write reports to (created if its parent exists).
     #[arg(long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
     /// Worker threads [default: one per core]. Output is the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
     #[arg(long)]
@@ -264,13 +362,13 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub two_player: bool,
     /// How many games to play.
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_games, allow_negative_numbers = true)]
     pub games: u64,
     /// The seed: the same seed gives the same games for any thread count.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Stop a game as unfinished after this many turns.
-    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub max_turns: u32,
     /// Also write summary.md, games.csv and game-length.svg to this folder.
     #[arg(long, value_name = "DIR")]
@@ -280,7 +378,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
     /// Worker threads [default: one per core]. Results are the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
     #[arg(long)]
@@ -291,15 +389,28 @@ pub struct SimulateArgs {
     pub rules: RuleArgs,
 }
 
+fn parse_seed(s: &str) -> Result<u64, String> {
+    whole_number(s, 0, u64::MAX, "")
+}
+
+fn parse_games(s: &str) -> Result<u64, String> {
+    whole_number(s, 1, 10_000_000, "")
+}
+
 fn parse_model(s: &str) -> Result<Model, String> {
     s.parse()
 }
 
-/// The hand the tokens name under `faces`.
-pub fn parse_hand(tokens: &[String], faces: Faces) -> Result<Hand> {
+/// The hand the tokens name under `faces`: one the pack can deal, or any
+/// hand with `--any-values`.
+pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
     let cards = tokens
         .iter()
         .map(|t| Card::parse(t))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Hand::from_cards(&cards, faces)?)
+    Ok(if how.any_values {
+        Hand::from_any_cards(&cards, faces)?
+    } else {
+        Hand::from_cards(&cards, faces)?
+    })
 }

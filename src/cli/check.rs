@@ -20,7 +20,7 @@ struct CheckJson<'a> {
 pub fn run(args: &CheckArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let (claim, cards) = args.args.split_last().expect("clap requires 3 arguments");
-    let hand = parse_hand(cards, rules.faces)?;
+    let hand = parse_hand(cards, rules.faces, &args.hand)?;
     let verdict = check(hand, claim, &rules);
     let text = match args.output.format {
         Format::Json => {

@@ -87,15 +87,31 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         };
     }
-    let text = err.render().to_string();
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.is_empty())
-        .map(|l| l.trim_start_matches("error: "))
-        .collect();
-    eprintln!("prime-solve: {} (see --help)", lines.join(" "));
+    eprintln!(
+        "prime-solve: {} (see --help)",
+        fold(&err.render().to_string())
+    );
     ExitCode::from(2)
+}
+
+/// Clap's message on one line: the error and its tips, without the usage
+/// and the pointer to --help. Lines of a paragraph are joined with spaces,
+/// paragraphs with semicolons.
+fn fold(text: &str) -> String {
+    let paragraphs: Vec<String> = text
+        .split("\n\n")
+        .map(|p| {
+            let lines: Vec<&str> = p.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+            lines.join(" ")
+        })
+        .filter(|p| {
+            !p.is_empty() && !p.starts_with("Usage:") && !p.starts_with("For more information")
+        })
+        .collect();
+    paragraphs
+        .join("; ")
+        .trim_start_matches("error: ")
+        .to_string()
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use anyhow::Result;
 use serde::Serialize;
 
+use prime_solve::words::plural;
 use prime_solve::{Rules, Solver, Value};
 
 use super::args::{Format, QueryArgs, parse_hand};
@@ -30,7 +31,7 @@ struct QueryJson<'a> {
 
 pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
-    let hand = parse_hand(&args.cards, rules.faces)?;
+    let hand = parse_hand(&args.cards, rules.faces, &args.hand)?;
     let solver = Solver::new(rules)?;
     let spinner = Spinner::start("solving", false);
     let solution = solver.solve(hand)?;
@@ -67,7 +68,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                 None => writeln!(out, "no prime: this hand fails under these rules")?,
                 Some(top) => {
                     let width = top.value.to_string().len();
-                    writeln!(out, "{} primes:", primes.len())?;
+                    writeln!(out, "{}:", plural(primes.len(), "prime", "primes"))?;
                     for p in &primes {
                         writeln!(out, "  {:>width$} = {}", p.value, p.witness)?;
                     }
@@ -75,16 +76,19 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                 }
             }
             if solution.pruned() > 0 {
+                let n = solution.pruned();
                 writeln!(
                     out,
-                    "pruned: {} operations went beyond ±{} and were not followed",
-                    solution.pruned(),
-                    rules.max_value
+                    "pruned: {} beyond ±{} and {} not followed",
+                    plural(n, "operation went", "operations went"),
+                    rules.max_value,
+                    if n == 1 { "was" } else { "were" }
                 )?;
             }
             if args.values {
                 let list: Vec<String> = values.iter().map(Value::to_string).collect();
-                writeln!(out, "{} values: {}", values.len(), list.join(" "))?;
+                let count = plural(values.len(), "value", "values");
+                writeln!(out, "{count}: {}", list.join(" "))?;
             }
             out
         }

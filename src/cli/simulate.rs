@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use prime_solve::Rules;
 use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
 use prime_solve::report::{File, simulation, write_files};
+use prime_solve::words::plural;
 
 use super::args::SimulateArgs;
 use super::{Pool, Verdict, print, progress_bar, thread_pool, tick};
@@ -119,7 +120,7 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
     for (name, sim, s) in &runs {
         out.push_str(&format!("{name}: {} of {} finished", s.finished, s.games));
         if let Some(t) = &s.turns {
-            out.push_str(&format!(", median {} turns", t.median));
+            out.push_str(&format!(", median {}", plural(t.median, "turn", "turns")));
         }
         out.push_str(&format!(" ({})\n", simulation::players(sim)));
     }

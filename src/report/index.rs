@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
 use crate::rules::{Faces, Rules};
+use crate::words::plural;
 
 pub fn render(analyses: &[Analysis]) -> String {
     let mut out = String::new();
@@ -36,9 +37,10 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
         .count();
     writeln!(
         out,
-        "- Of the {} rule sets below, {} have a hand that fails.",
-        analyses.len(),
-        failing_sets
+        "- Of the {} below, {} {} a hand that fails.",
+        plural(analyses.len(), "rule set", "rule sets"),
+        failing_sets,
+        if failing_sets == 1 { "has" } else { "have" }
     )?;
     writeln!(out)?;
     writeln!(
@@ -81,11 +83,9 @@ fn answer(a: &Analysis) -> String {
         )
     } else {
         format!(
-            "{faces} (`{}`), {} hand{} fail{}: {}; a deal fails with probability {} ({}).",
+            "{faces} (`{}`), {}: {}; a deal fails with probability {} ({}).",
             a.folder(),
-            failing.len(),
-            if failing.len() == 1 { "" } else { "s" },
-            if failing.len() == 1 { "s" } else { "" },
+            plural(failing.len(), "hand fails", "hands fail"),
             failing.join(", "),
             a.failing_probability(),
             a.failing_probability().percent(3)

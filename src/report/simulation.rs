@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use crate::game::Record;
 use crate::game::sim::{Simulation, Spread, Summary};
 use crate::report::plot::{Bars, bar_chart};
+use crate::words::plural;
 
 pub const LENGTH_SVG: &str = "game-length.svg";
 
@@ -86,12 +87,12 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
     let _ = writeln!(out, "players: {} ({kind})", players(sim));
     let _ = writeln!(
         out,
-        "games: {} (seed {}), finished {}, unfinished {} (stopped after {} turns)",
+        "games: {} (seed {}), finished {}, unfinished {} (stopped after {})",
         s.games,
         sim.seed,
         s.finished,
         s.games - s.finished,
-        sim.max_turns
+        plural(sim.max_turns, "turn", "turns")
     );
     let _ = writeln!(out, "turns per finished game: {}", spread(&s.turns));
     let _ = writeln!(
@@ -140,8 +141,8 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         .map(|&(name, w, seats)| {
             let share = crate::ratio::Ratio::new(w as u128, s.finished.max(1) as u128);
             format!(
-                "{name} ({seats} seat{}) {}",
-                if seats == 1 { "" } else { "s" },
+                "{name} ({}) {}",
+                plural(seats, "seat", "seats"),
                 share.percent(1)
             )
         })
@@ -198,11 +199,11 @@ pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
     let _ = writeln!(out, "# Prime Time in play: simulated games\n");
     let _ = writeln!(
         out,
-        "Each run plays {} games from seed {} with the full rules (see the README for the \
-         player models); a game is stopped as unfinished after {} turns.\n",
-        runs.first().map_or(0, |r| r.1.games),
+        "Each run plays {} from seed {} with the full rules (see the README for the \
+         player models); a game is stopped as unfinished after {}.\n",
+        plural(runs.first().map_or(0, |r| r.1.games), "game", "games"),
         runs.first().map_or(0, |r| r.1.seed),
-        runs.first().map_or(0, |r| r.1.max_turns)
+        plural(runs.first().map_or(0, |r| r.1.max_turns), "turn", "turns")
     );
     let _ = writeln!(
         out,
@@ -251,10 +252,11 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             .find(|(n, ..)| n == name)
             .map(|(_, sim, s)| (sim, s))
     };
+    // The median length in words: `19 turns`.
     let median = |s: &Summary| {
         s.turns
             .as_ref()
-            .map_or("-".to_string(), |t| t.median.to_string())
+            .map_or("- turns".to_string(), |t| plural(t.median, "turn", "turns"))
     };
     let share = |s: &Summary, seat: usize| {
         crate::ratio::Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1)
@@ -264,7 +266,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         let _ = writeln!(
             out,
             "- **Three equal experts, rules as written: does the game end?** Usually, but \
-             slowly: {} of {} games end within {} turns (median {} turns). {} of all turns \
+             slowly: {} of {} games end within {} (median {}). {} of all turns \
              come after one player is out, with only two cards on the table, and {} of all \
              turns show a combination that makes no prime at all (two-card combinations such \
              as 4 5 often do; no three-card one does), so the cards are buried and turned \
@@ -272,7 +274,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
              ({} / {} / {}).",
             s.finished,
             s.games,
-            sim.max_turns,
+            plural(sim.max_turns, "turn", "turns"),
             median(s),
             s.endgame_rate.percent(1),
             s.no_prime_rate.percent(1),
@@ -285,7 +287,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         let _ = writeln!(
             out,
             "- **Mixed skills** (expert, club, novice): the expert wins {} of finished games, \
-             in a median of {} turns: going for the highest prime and calling within the \
+             in a median of {}: going for the highest prime and calling within the \
              override window takes nearly every combination.",
             share(s, 0),
             median(s)
@@ -295,11 +297,13 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         let rebuilds = s
             .rebuilds
             .as_ref()
-            .map_or("-".to_string(), |r| r.median.to_string());
+            .map_or("- stockpile rebuilds".to_string(), |r| {
+                plural(r.median, "stockpile rebuild", "stockpile rebuilds")
+            });
         let _ = writeln!(
             out,
             "- **Two-player game** (two experts): every game ends ({} of {}), in a median of \
-             {} turns and {} stockpile rebuilds; a loser is found when one player cannot \
+             {} and {}; a loser is found when one player cannot \
              give nine cards. Ties are frequent ({} of turns) because equal players call the \
              same highest prime at the same moment.",
             s.finished,
@@ -326,7 +330,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
                 "different"
             },
             find("Mixed skills, high primes and powers").map_or(String::new(), |(_, s)| format!(
-                " {} of games, in a median of {} turns",
+                " {} of games, in a median of {}",
                 share(s, 0),
                 median(s)
             ))

@@ -37,9 +37,10 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
         let p = a.failing_probability();
         writeln!(
             out,
-            "Yes: {} of {} hands make no prime. A deal fails with probability {} ({}).",
+            "Yes: {} of {} hands {} no prime. A deal fails with probability {} ({}).",
             failing.len(),
             a.hands.len(),
+            if failing.len() == 1 { "makes" } else { "make" },
             p,
             p.percent(3)
         )?;

@@ -1,0 +1,56 @@
+//! Small helpers for printing counts as English: `1 prime`, `2 primes`,
+//! `four`.
+
+use std::fmt;
+
+/// `n` and the noun agreeing with it: `plural(1, "prime", "primes")` is
+/// `1 prime`, `plural(2, "prime", "primes")` is `2 primes`.
+pub fn plural<N: fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    let noun = if n == N::from(1) { one } else { many };
+    format!("{n} {noun}")
+}
+
+/// `n` in words up to twenty (`four`), in digits above.
+pub fn number(n: usize) -> String {
+    const WORDS: [&str; 21] = [
+        "no",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    WORDS
+        .get(n)
+        .map_or_else(|| n.to_string(), |w| w.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(plural(1u8, "prime", "primes"), "1 prime");
+        assert_eq!(plural(0u8, "prime", "primes"), "0 primes");
+        assert_eq!(plural(5000u32, "turn", "turns"), "5000 turns");
+        assert_eq!(number(4), "four");
+        assert_eq!(number(16), "sixteen");
+        assert_eq!(number(54), "54");
+    }
+}
