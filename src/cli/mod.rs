@@ -175,7 +175,16 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
         .num_threads(threads.map_or(0, usize::from))
         .build()
         .context("cannot start worker threads")?;
-    let reserved = Budget::process().charge(pool.current_num_threads() as u64 * PER_THREAD)?;
+    let threads = pool.current_num_threads() as u64;
+    let budget = Budget::process();
+    let reserved = budget.charge(threads * PER_THREAD).map_err(|_| {
+        anyhow::anyhow!(
+            "not enough memory for {threads} worker threads ({} each) within the limit of {}; \
+             use fewer --threads or raise --memory-limit",
+            Bytes(PER_THREAD),
+            Bytes(budget.limit())
+        )
+    })?;
     Ok(Pool {
         pool,
         _reserved: reserved,

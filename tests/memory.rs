@@ -1,0 +1,174 @@
+//! Requests too large for the memory they may use end in a refusal (exit 2,
+//! one line), never in an abort or a kill: run for real under a small
+//! address space (`ulimit -v`), where an allocation the budget let through
+//! would abort with `memory allocation of N bytes failed`.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::{fails_with, prime_solve};
+use prime_solve::engine::Budget;
+use prime_solve::error::SolveError;
+use prime_solve::{Faces, Functions, Hand, Rules, Solver};
+
+/// Runs the binary with `args` under an address space of `kib` KiB.
+fn under_ulimit(kib: u64, args: &str) -> Output {
+    let bin = assert_cmd::cargo::cargo_bin("prime-solve");
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec {} {args}", bin.display()))
+        .output()
+        .unwrap()
+}
+
+/// The output of a clean refusal: exit 2 (no signal), one line on stderr
+/// that names the memory limit, nothing from the allocator.
+fn refused(out: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{:?}: {stderr}", out.status);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(needle), "wanted `{needle}` in: {stderr}");
+    assert!(!stderr.contains("memory allocation"), "{stderr}");
+}
+
+const EVERY_RULE: &str =
+    "--faces rank --powers --juxtapose --functions tri,fact,sqrt --high-primes";
+
+#[test]
+fn six_cards_under_every_rule_are_refused_at_once() {
+    // Before the budget this ran for 231 s, reached 7.9 GB and aborted.
+    let out = under_ulimit(2_000_000, &format!("query 3 5 7 9 11 13 {EVERY_RULE}"));
+    refused(&out, "not enough memory: the search would need about");
+}
+
+#[test]
+fn five_cards_under_every_rule_do_not_fit_two_gigabytes() {
+    // They need about 3.8 GB: the default limit under `ulimit -v` stays
+    // within it and the search is refused, not aborted.
+    let out = under_ulimit(2_000_000, &format!("query 3 5 7 9 11 {EVERY_RULE}"));
+    refused(&out, "raise --memory-limit");
+}
+
+#[test]
+fn the_hard_limit_stops_a_search_the_projection_let_through() {
+    // Two cards project nothing (too few sizes to measure growth): the
+    // charges made while building must stop it.
+    let out = under_ulimit(
+        2_000_000,
+        "query 11 12 --faces rank --functions tri,fact,sqrt --function-depth 3 --memory-limit 16K",
+    );
+    refused(&out, "not enough memory: the search asked for");
+}
+
+#[test]
+fn sweeps_and_games_too_large_are_refused() {
+    for args in [
+        "analyze --cards 6 --functions tri --quiet --out /nonexistent/x",
+        "simulate --players expert,expert,expert,expert,expert,expert --functions tri --games 2 --quiet",
+        "analyze --cards 5 --functions tri,fact,sqrt --quiet --out /nonexistent/x",
+    ] {
+        let out = under_ulimit(2_000_000, args);
+        refused(&out, "not enough memory");
+    }
+}
+
+#[test]
+fn many_threads_are_capped_and_counted() {
+    fails_with(prime_solve().args(["analyze", "--threads", "1024"]), "1024");
+    fails_with(
+        prime_solve().args([
+            "analyze",
+            "--threads",
+            "200",
+            "--memory-limit",
+            "1G",
+            "--quiet",
+        ]),
+        "200 worker threads",
+    );
+}
+
+#[test]
+fn the_memory_limit_reads_sizes() {
+    fails_with(
+        prime_solve().args(["query", "4", "6", "8", "--memory-limit", "lots"]),
+        "is not a size",
+    );
+    prime_solve()
+        .args(["query", "4", "6", "8", "--memory-limit", "64M"])
+        .assert()
+        .success();
+    fails_with(
+        prime_solve().args([
+            "query",
+            "3",
+            "5",
+            "7",
+            "9",
+            "11",
+            "--faces",
+            "rank",
+            "--functions",
+            "tri",
+            "--memory-limit",
+            "1M",
+        ]),
+        "more than the limit of 1.0 MiB; use fewer cards or house rules, or raise --memory-limit",
+    );
+}
+
+fn every_rule() -> Rules {
+    Rules {
+        faces: Faces::Rank,
+        powers: true,
+        juxtapose: true,
+        functions: Functions {
+            tri: true,
+            fact: true,
+            sqrt: true,
+        },
+        max_prime: None,
+        ..Rules::default()
+    }
+}
+
+#[test]
+fn a_budget_is_given_back_and_does_not_change_answers() {
+    let budget = Budget::new(1 << 30);
+    let hand = Hand::from_values(&[3, 7, 8, 12]);
+    let plain = Solver::new(every_rule()).unwrap();
+    let counted = Solver::new(every_rule())
+        .unwrap()
+        .with_budget(budget.clone());
+    {
+        let (a, b) = (plain.solve(hand).unwrap(), counted.solve(hand).unwrap());
+        assert_eq!(a.values(), b.values());
+        assert!(budget.used() > 0, "the tables are charged while held");
+    }
+    assert_eq!(budget.used(), 0, "every byte is given back");
+    assert!(budget.peak() > 0);
+    let mut prepared = Solver::new(every_rule())
+        .unwrap()
+        .with_budget(budget.clone());
+    prepared.prepare(&[hand]).unwrap();
+    assert!(budget.used() > 0);
+    drop(prepared);
+    assert_eq!(budget.used(), 0);
+}
+
+#[test]
+fn a_small_budget_is_an_error_not_an_abort() {
+    let hand = Hand::from_values(&[3, 7, 8, 12]);
+    for limit in [0, 1 << 10, 1 << 16, 1 << 20] {
+        let solver = Solver::new(every_rule())
+            .unwrap()
+            .with_budget(Budget::new(limit));
+        match solver.solve(hand) {
+            Err(SolveError::Memory { limit: l, .. }) => assert_eq!(l, limit),
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("{limit} bytes cannot hold four cards under every rule"),
+        }
+        assert_eq!(solver.budget().used(), 0);
+    }
+}
