@@ -13,7 +13,7 @@ fn main() {
 /// (not written: disk speed is not ours to measure).
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn all_rule_sets_three_cards() -> usize {
-    let analyses = analyze_all(&all_rule_sets(), 3, &|| {}).unwrap();
+    let analyses = analyze_all(&all_rule_sets(), 3, &|_| {}).unwrap();
     report::render(&analyses).len()
 }
 
@@ -24,5 +24,5 @@ fn six_cards_rank_faces() -> usize {
         faces: Faces::Rank,
         ..Rules::default()
     };
-    analyze(rules, 6, &|| {}).unwrap().hands.len()
+    analyze(rules, 6, &|_| {}).unwrap().hands.len()
 }

@@ -59,11 +59,11 @@ pub struct Analysis {
 }
 
 /// Solves every hand the pack deals; `tick` is called once per hand solved
-/// (from any thread), for progress.
+/// (from any thread) with the rule set it was solved under, for progress.
 pub fn analyze(
     rules: Rules,
     cards: usize,
-    tick: &(dyn Fn() + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Analysis, SolveError> {
     let mut all = analyze_all(&[rules], cards, tick)?;
     Ok(all.pop().expect("one analysis per rule set"))
@@ -76,7 +76,7 @@ pub fn analyze(
 pub fn analyze_all(
     rule_sets: &[Rules],
     cards: usize,
-    tick: &(dyn Fn() + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let uncapped = |r: &Rules| Rules {
         max_prime: None,
@@ -114,7 +114,7 @@ fn analyze_group(
     search: Rules,
     members: &[Rules],
     cards: usize,
-    tick: &(dyn Fn() + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let (dealt, total_deals) = deal(cards, search.faces);
     let mut solver = Solver::new(search)?;
@@ -124,7 +124,7 @@ fn analyze_group(
         .par_iter()
         .map(|d| {
             let results = solve(&solver, d, members);
-            members.iter().for_each(|_| tick());
+            members.iter().for_each(tick);
             results
         })
         .collect::<Result<Vec<Vec<HandResult>>, SolveError>>()?;

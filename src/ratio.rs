@@ -40,6 +40,11 @@ impl Ratio {
         }
     }
 
+    /// The nearest `f64`, for machine-readable output beside the exact form.
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
     /// As a percentage rounded to `places` decimals: `0.27%`.
     pub fn percent(self, places: u32) -> String {
         format!("{}%", Ratio::new(self.num * 100, self.den).decimal(places))

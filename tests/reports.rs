@@ -121,7 +121,7 @@ fn reports_are_the_same_bytes_for_any_thread_count() {
 #[test]
 fn weights_sum_to_one_and_hand_counts_match() {
     for rules in all_rule_sets().into_iter().filter(|r| r.name().len() <= 5) {
-        let a = analyze(rules, 3, &|| {}).unwrap();
+        let a = analyze(rules, 3, &|_| {}).unwrap();
         let sum = a.hands.iter().fold(Ratio::ZERO, |acc, h| acc + a.weight(h));
         assert_eq!(sum, Ratio::ONE, "{}", rules.name());
         let expected = if rules.faces == Faces::Rank { 455 } else { 220 };
@@ -267,9 +267,9 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
             ..rank
         },
     ];
-    let shared = prime_solve::analysis::analyze_all(&sets, 3, &|| {}).unwrap();
+    let shared = prime_solve::analysis::analyze_all(&sets, 3, &|_| {}).unwrap();
     for (rules, together) in sets.iter().zip(&shared) {
-        let alone = analyze(*rules, 3, &|| {}).unwrap();
+        let alone = analyze(*rules, 3, &|_| {}).unwrap();
         assert_eq!(together.rules, *rules);
         assert!(together.hands == alone.hands, "{}", rules.name());
     }

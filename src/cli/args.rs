@@ -20,7 +20,15 @@ use prime_solve::{Card, Faces, Functions, Hand, Rules};
                   make a prime from every card on the table with + − × ÷ \
                   (and, by house rule, powers, juxtaposition and functions).\n\n\
                   Exit codes: 0 yes (primes found, claim valid), 1 a clean no \
-                  (the hand fails, the claim is wrong), 2 bad input."
+                  (the hand fails, the claim is wrong), 2 bad input.",
+    after_help = "Examples:\n  \
+                  prime-solve query 4 6 8                     every prime 4, 6, 8 make\n  \
+                  prime-solve check 4 6 8 \"(6 x 4) / 8\"       rule on a claim\n  \
+                  prime-solve analyze --faces rank -o /tmp/r   every hand, with reports\n  \
+                  prime-solve table -f csv                     strategy table as CSV\n  \
+                  prime-solve simulate --players expert,club,novice\n  \
+                  prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n  \
+                  prime-solve man > ~/.local/share/man/man6/prime-solve.6"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -54,6 +62,23 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve simulate\n  prime-solve simulate --players expert,club,novice --games 5000\n  prime-solve simulate --two-player --players expert,novice --out /tmp/duel\n  prime-solve simulate --study reports/simulation.md"
     )]
     Simulate(SimulateArgs),
+    /// Print a shell completion script to standard output.
+    #[command(
+        after_help = "Install (bash): prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n\
+                      Install (zsh):  prime-solve completions zsh > ~/.zfunc/_prime-solve   (with fpath+=~/.zfunc)\n\
+                      Install (fish): prime-solve completions fish > ~/.config/fish/completions/prime-solve.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to standard output.
+    #[command(after_help = "Install: prime-solve man > ~/.local/share/man/man6/prime-solve.6")]
+    Man,
+}
+
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -241,7 +266,7 @@ pub enum Format {
 #[derive(Args)]
 pub struct OutputArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
     /// Print * / ^ and sqrt() instead of × ÷ and √.
     #[arg(long)]
@@ -316,13 +341,16 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub cards: u8,
     /// The folder to write reports to (created if its parent exists).
-    #[arg(long, value_name = "DIR", default_value = "reports")]
+    #[arg(short, long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+    /// Print the answers as text, or as one JSON object (see the README).
+    #[arg(short, long, value_enum, default_value = "text")]
+    pub format: Format,
     /// Worker threads [default: one per core]. Output is the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -341,10 +369,10 @@ pub enum TableFormat {
 #[derive(Args)]
 pub struct TableArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value = "md")]
+    #[arg(short, long, value_enum, default_value = "md")]
     pub format: TableFormat,
     /// Write to this file (atomically) instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -371,17 +399,20 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub max_turns: u32,
     /// Also write summary.md, games.csv and game-length.svg to this folder.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Print the summary as text, or as one JSON object (see the README).
+    #[arg(short, long, value_enum, default_value = "text")]
+    pub format: Format,
     /// Run the fixed study of the README (several scenarios) and write it as
     /// Markdown to FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
     /// Worker threads [default: one per core]. Results are the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
     #[command(flatten)]
     pub memory: MemoryArgs,

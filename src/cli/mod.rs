@@ -14,8 +14,8 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
@@ -29,7 +29,7 @@ impl Command {
             Command::Analyze(a) => Some(&a.memory),
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
-            Command::Check(_) => None,
+            Command::Check(_) | Command::Completions(_) | Command::Man => None,
         }
     }
 }
@@ -54,6 +54,8 @@ pub fn run() -> ExitCode {
         Command::Analyze(a) => analyze::run(&a),
         Command::Table(a) => table::run(&a),
         Command::Simulate(a) => simulate::run(&a),
+        Command::Completions(a) => completions(a.shell),
+        Command::Man => man(),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
@@ -70,6 +72,25 @@ pub fn run() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A completion script for `shell`, from the clap definition.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<Verdict> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "prime-solve", &mut out);
+    print(&String::from_utf8(out)?)?;
+    Ok(Verdict::Yes)
+}
+
+/// The manual page, from the clap definition.
+fn man() -> anyhow::Result<Verdict> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .section("6")
+        .manual("Games")
+        .render(&mut out)?;
+    print(&String::from_utf8(out)?)?;
+    Ok(Verdict::Yes)
 }
 
 /// Clap's message folded into one line; help and version print as usual.
@@ -147,10 +168,27 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// The bar of a sweep: its length is the expected work (hands weighted by
+/// cost), and it shows hands done, elapsed time, rate and time left.
+pub fn sweep_bar(work: u64, hands: u64, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(work);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {percent:>3}% {msg}; {elapsed} elapsed, about {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_message(format!("0/{hands} hands, memory {}", memory_in_use()));
+    bar
+}
+
 /// One step of a progress bar; the memory in use is refreshed now and then.
 pub fn tick(bar: &ProgressBar) {
     bar.inc(1);
-    if bar.position() % 64 == 0 && !bar.is_hidden() {
+    if bar.position().is_multiple_of(64) && !bar.is_hidden() {
         bar.set_message(memory_in_use());
     }
 }

@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 
 use prime_solve::Rules;
 use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
-use prime_solve::report::{File, simulation, write_files};
+use prime_solve::report::{File, json, simulation, write_files};
 use prime_solve::words::plural;
 
-use super::args::SimulateArgs;
+use super::args::{Format, SimulateArgs};
 use super::{Pool, Verdict, print, progress_bar, thread_pool, tick};
 
 pub fn run(args: &SimulateArgs) -> Result<Verdict> {
@@ -49,7 +49,12 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         ];
         write_files(dir, &files).with_context(|| format!("cannot write to {}", dir.display()))?;
     }
-    print(&simulation::text(&sim, &summary))?;
+    match args.format {
+        Format::Json => {
+            print(&(serde_json::to_string_pretty(&json::simulation(&sim, &summary))? + "\n"))?
+        }
+        Format::Text => print(&simulation::text(&sim, &summary))?,
+    }
     Ok(Verdict::Yes)
 }
 

@@ -11,7 +11,7 @@ use super::{Spinner, Verdict, print};
 pub fn run(args: &TableArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let spinner = Spinner::start("solving", false);
-    let analysis = analyze(rules, 3, &|| {})?;
+    let analysis = analyze(rules, 3, &|_| {})?;
     drop(spinner);
     let text = match args.format {
         TableFormat::Md => strategy::markdown(&analysis),

@@ -253,7 +253,7 @@ fn mean_len<'t, 'h>(
     get: impl Fn(&Hand) -> Option<&'t Table>,
 ) -> Option<f64> {
     let (sum, n) = hands
-        .filter_map(|h| get(h))
+        .filter_map(get)
         .fold((0.0, 0u32), |(sum, n), t| {
             (sum + t.merged.values.len() as f64, n + 1)
         });

@@ -3,6 +3,7 @@
 
 pub mod csv;
 pub mod index;
+pub mod json;
 pub mod plot;
 pub mod simulation;
 pub mod strategy;
