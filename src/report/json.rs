@@ -17,6 +17,28 @@ use crate::ratio::Ratio;
 /// or goes away (new fields may appear without it).
 pub const SCHEMA: u32 = 1;
 
+/// The rules as an object, with `max_value_text` (and `max_prime_text`
+/// when there is a ceiling) beside the exact numbers.
+pub fn rules(r: &crate::rules::Rules) -> Json {
+    let mut j = serde_json::to_value(r).expect("rules serialize");
+    j["max_value_text"] = json!(r.max_value.to_string());
+    if let Some(p) = r.max_prime {
+        j["max_prime_text"] = json!(p.to_string());
+    }
+    j
+}
+
+/// What every per-hand object (`query`, `check`) starts with: `schema`,
+/// `hand` (the counted values), `rule_set` and `rules`.
+pub fn hand_header(hand: crate::hand::Hand, r: &crate::rules::Rules) -> serde_json::Map<String, Json> {
+    let mut m = serde_json::Map::new();
+    m.insert("schema".into(), json!(SCHEMA));
+    m.insert("hand".into(), json!(hand.values()));
+    m.insert("rule_set".into(), json!(r.name()));
+    m.insert("rules".into(), rules(r));
+    m
+}
+
 /// An exact fraction and its nearest float.
 pub fn ratio(r: Ratio) -> Json {
     json!({ "fraction": r.to_string(), "value": r.to_f64() })
@@ -50,7 +72,7 @@ pub fn analysis(a: &Analysis) -> Json {
     let highest = a.highest();
     json!({
         "rule_set": a.folder(),
-        "rules": a.rules,
+        "rules": rules(&a.rules),
         "cards": a.cards,
         "hands": a.hands.len(),
         "deals": a.total_deals,
@@ -123,7 +145,7 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
     json!({
         "schema": SCHEMA,
         "rule_set": sim.rules.name(),
-        "rules": sim.rules,
+        "rules": rules(&sim.rules),
         "players": sim.players.iter().map(|m| m.name).collect::<Vec<_>>(),
         "two_player": sim.two_player,
         "games": s.games,
