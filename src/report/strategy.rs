@@ -121,10 +121,10 @@ pub fn csv(a: &Analysis) -> String {
     out.write_record([
         "hand",
         "weight",
-        "best_prime",
-        "best_call",
-        "quickest_prime",
-        "quickest_call",
+        "highest_prime",
+        "highest_witness",
+        "simplest_prime",
+        "simplest_witness",
     ])
     .expect("writing to memory");
     for h in &a.hands {
