@@ -236,7 +236,9 @@ fn table_prints_markdown_and_csv() {
         .assert()
         .success();
     let text = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
-    assert!(text.starts_with("hand,weight,highest_prime,highest_witness,simplest_prime,simplest_witness\n"));
+    assert!(text.starts_with(
+        "hand,weight,highest_prime,highest_witness,simplest_prime,simplest_witness\n"
+    ));
     assert!(text.contains("\n9 12 12,14/6201,,,,\n"));
     assert_eq!(text.lines().count(), 456);
 }

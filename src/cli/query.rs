@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 
-use prime_solve::words::plural;
 use prime_solve::report::json;
+use prime_solve::words::plural;
 use prime_solve::{Solver, Value};
 
 use super::args::{Format, QueryArgs, parse_hand};

@@ -30,7 +30,10 @@ pub fn rules(r: &crate::rules::Rules) -> Json {
 
 /// What every per-hand object (`query`, `check`) starts with: `schema`,
 /// `hand` (the counted values), `rule_set` and `rules`.
-pub fn hand_header(hand: crate::hand::Hand, r: &crate::rules::Rules) -> serde_json::Map<String, Json> {
+pub fn hand_header(
+    hand: crate::hand::Hand,
+    r: &crate::rules::Rules,
+) -> serde_json::Map<String, Json> {
     let mut m = serde_json::Map::new();
     m.insert("schema".into(), json!(SCHEMA));
     m.insert("hand".into(), json!(hand.values()));
