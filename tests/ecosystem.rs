@@ -24,8 +24,8 @@ fn completions_know_every_command_and_flag() {
             "check",
             "analyze",
             "simulate",
-            "--memory-limit",
-            "--powers",
+            "memory-limit",
+            "powers",
         ] {
             assert!(script.contains(word), "{shell} completion lacks {word}");
         }
@@ -71,7 +71,7 @@ fn query_json_carries_schema_and_big_numbers_as_text() {
         "2",
         "3",
         "6",
-        "--powers",
+        "powers",
         "--high-primes",
         "-f",
         "json",
