@@ -71,7 +71,7 @@ fn query_json_carries_schema_and_big_numbers_as_text() {
         "2",
         "3",
         "6",
-        "powers",
+        "--powers",
         "--high-primes",
         "-f",
         "json",
