@@ -1,14 +1,31 @@
 //! A player's claim as typed: `6*4/8`, `2^6 + 3`, `6 + T(5+8)`, `sqrt(9)!`,
-//! parsed into a tree that remembers where each part was written.
+//! parsed into a tree that remembers where each part was written and how
+//! each operator was spelled, so that the referee can quote it back.
+//!
+//! Nesting is bounded by [`MAX_CLAIM_DEPTH`]: the parser, and everything that
+//! walks the tree after it (the referee's evaluation, `Drop`), recurse once
+//! per level, and a claim of any length must end in a parse error, never in
+//! a stack overflow.
 
 use std::fmt;
 
 use thiserror::Error;
 
 use crate::arith::{BinOp, Func};
+use crate::echo::echo;
+
+/// How deeply a claim may nest brackets, functions and operators: both the
+/// parser's nesting (brackets, function calls, the right side of an
+/// operator) and the height of the tree it builds (`1+1+…+1` is a tree as
+/// tall as it has operators). A real claim over at most six cards needs a
+/// few dozen levels; 200 keeps every recursion over the tree to a few
+/// hundred small frames, well within even a 256 KiB thread stack.
+pub const MAX_CLAIM_DEPTH: usize = 200;
 
 /// A parsed claim. Numbers are literals as written: a card, or with
-/// juxtaposition several cards side by side.
+/// juxtaposition several cards side by side. Operators and functions keep
+/// the `symbol` the player typed (`*`, `x`, `÷`, `**`, `T`, `tri`, `√`, `!`)
+/// and its 1-based column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Claim {
     Number {
@@ -16,8 +33,22 @@ pub enum Claim {
         text: String,
         column: usize,
     },
-    Binary(BinOp, Box<Claim>, Box<Claim>),
-    Unary(Func, Box<Claim>),
+    /// `left op right`, or `root(left, right)` with the symbol `root`.
+    Binary {
+        op: BinOp,
+        symbol: String,
+        column: usize,
+        left: Box<Claim>,
+        right: Box<Claim>,
+    },
+    /// A function: `T(x)`, `tri(x)`, `sqrt(x)`, `√x`, `fact(x)`, or `x!`
+    /// with the symbol `!`.
+    Unary {
+        func: Func,
+        symbol: String,
+        column: usize,
+        arg: Box<Claim>,
+    },
 }
 
 /// Why a claim does not parse, with the 1-based column (in characters).
@@ -31,12 +62,15 @@ pub struct ParseError {
 #[derive(Clone, Debug, PartialEq)]
 enum Token {
     Number(u64, String),
-    Op(BinOp),
+    /// A binary operator and how it was typed.
+    Op(BinOp, String),
     Bang,
-    Open,
-    Close,
+    /// `(` or `[`: each must be closed by its own kind.
+    Open(char),
+    Close(char),
     Comma,
-    Func(Func),
+    /// A function name as typed (`T`, `tri`, `sqrt`, `fact`) or `√`.
+    Func(Func, String),
     Root,
     End,
 }
@@ -44,16 +78,36 @@ enum Token {
 impl fmt::Display for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Token::Number(_, text) => write!(f, "`{text}`"),
-            Token::Op(op) => write!(f, "`{}`", op.symbol(false)),
+            Token::Number(_, text) => write!(f, "`{}`", excerpt(text)),
+            Token::Op(_, symbol) | Token::Func(_, symbol) => write!(f, "`{symbol}`"),
             Token::Bang => f.write_str("`!`"),
-            Token::Open => f.write_str("`(`"),
-            Token::Close => f.write_str("`)`"),
+            Token::Open(c) | Token::Close(c) => write!(f, "`{c}`"),
             Token::Comma => f.write_str("`,`"),
-            Token::Func(func) => write!(f, "`{}`", func.name()),
             Token::Root => f.write_str("`root`"),
             Token::End => f.write_str("the end"),
         }
+    }
+}
+
+/// At most 20 characters of a long word or number, for messages.
+fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 20;
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(SHOWN).collect();
+    let head = echo(&head).into_owned();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+/// The binary operators' binding strength: + − below × ÷ below ^.
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::Add | BinOp::Sub => 1,
+        BinOp::Mul | BinOp::Div => 2,
+        BinOp::Pow | BinOp::Root => 3,
     }
 }
 
@@ -65,27 +119,29 @@ fn tokenize(input: &str) -> Result<Vec<(Token, usize)>, ParseError> {
     while i < chars.len() {
         let c = chars[i];
         let column = i + 1;
+        let op = |op: BinOp| Some(Token::Op(op, c.to_string()));
         let single = match c {
-            ' ' | '\t' => {
+            // Spaces, tabs, newlines, carriage returns, no-break spaces.
+            c if c.is_whitespace() => {
                 i += 1;
                 continue;
             }
-            '+' => Some(Token::Op(BinOp::Add)),
-            '-' | '−' | '–' => Some(Token::Op(BinOp::Sub)),
-            '×' | '·' => Some(Token::Op(BinOp::Mul)),
-            '/' | '÷' => Some(Token::Op(BinOp::Div)),
-            '^' => Some(Token::Op(BinOp::Pow)),
+            '+' => op(BinOp::Add),
+            '-' | '−' | '–' => op(BinOp::Sub),
+            '×' | '·' => op(BinOp::Mul),
+            '/' | '÷' => op(BinOp::Div),
+            '^' => op(BinOp::Pow),
             '!' => Some(Token::Bang),
-            '(' | '[' => Some(Token::Open),
-            ')' | ']' => Some(Token::Close),
+            '(' | '[' => Some(Token::Open(c)),
+            ')' | ']' => Some(Token::Close(c)),
             ',' => Some(Token::Comma),
-            '√' => Some(Token::Func(Func::Sqrt)),
+            '√' => Some(Token::Func(Func::Sqrt, c.to_string())),
             '*' if chars.get(i + 1) == Some(&'*') => {
-                out.push((Token::Op(BinOp::Pow), column));
+                out.push((Token::Op(BinOp::Pow, "**".into()), column));
                 i += 2;
                 continue;
             }
-            '*' => Some(Token::Op(BinOp::Mul)),
+            '*' => op(BinOp::Mul),
             _ => None,
         };
         if let Some(token) = single {
@@ -99,42 +155,58 @@ fn tokenize(input: &str) -> Result<Vec<(Token, usize)>, ParseError> {
             let text: String = chars[start..i].iter().collect();
             let value = text
                 .parse::<u64>()
-                .map_err(|_| err(column, format!("the number {text} is too long")))?;
+                .map_err(|_| err(column, format!("the number {} is too long", excerpt(&text))))?;
             out.push((Token::Number(value, text), column));
         } else if c.is_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_alphabetic() {
                 i += 1;
             }
-            let word: String = chars[start..i].iter().collect::<String>().to_lowercase();
-            let token = match word.as_str() {
-                "x" => Token::Op(BinOp::Mul),
-                "t" | "tri" => Token::Func(Func::Tri),
-                "fact" => Token::Func(Func::Fact),
-                "sqrt" => Token::Func(Func::Sqrt),
+            let typed: String = chars[start..i].iter().collect();
+            let token = match typed.to_lowercase().as_str() {
+                "x" => Token::Op(BinOp::Mul, typed),
+                "t" | "tri" => Token::Func(Func::Tri, typed),
+                "fact" => Token::Func(Func::Fact, typed),
+                "sqrt" => Token::Func(Func::Sqrt, typed),
                 "root" => Token::Root,
-                _ => {
+                word => {
                     return Err(err(
                         column,
                         format!(
-                            "unknown word `{word}`: use numbers, + - * / x × ÷ ^ **, \
-                             parentheses, sqrt(n) or √n, root(x, n), T(n) or tri(n), n! or fact(n)"
+                            "unknown word `{}`: use numbers, + - * / x × ÷ ^ **, \
+                             parentheses, sqrt(n) or √n, root(x, n), T(n) or tri(n), n! or fact(n)",
+                            excerpt(word)
                         ),
                     ));
                 }
             };
             out.push((token, column));
         } else {
-            return Err(err(column, format!("unexpected character `{c}`")));
+            return Err(err(
+                column,
+                format!("unexpected character `{}`", echo(&c.to_string())),
+            ));
         }
     }
     out.push((Token::End, chars.len() + 1));
     Ok(out)
 }
 
+/// A subtree and its height (a number is 1), so that depth is checked as
+/// the tree is built, never by walking it.
+struct Parsed {
+    claim: Claim,
+    height: usize,
+}
+
+/// Precedence climbing: one `expr` frame per level of nesting, so that the
+/// parser's recursion stays as shallow as the bound allows.
 struct Parser {
     tokens: Vec<(Token, usize)>,
     at: usize,
+    /// How many brackets, function calls and operator operands the parser
+    /// is inside: its recursion, bounded by `MAX_CLAIM_DEPTH`.
+    depth: usize,
 }
 
 impl Parser {
@@ -161,92 +233,167 @@ impl Parser {
         })
     }
 
-    fn expect(&mut self, want: Token, what: &str) -> Result<(), ParseError> {
-        if *self.peek() == want {
-            self.next();
-            Ok(())
-        } else {
-            self.fail(format!("expected {what}, found {}", self.peek()))
+    /// One level deeper, for what starts at `column`.
+    fn enter(&mut self, column: usize) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_CLAIM_DEPTH {
+            return Err(too_deep(column));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// `claim` as a subtree of `height`, unless that is too tall.
+    fn node(claim: Claim, height: usize, column: usize) -> Result<Parsed, ParseError> {
+        if height > MAX_CLAIM_DEPTH {
+            return Err(too_deep(column));
+        }
+        Ok(Parsed { claim, height })
+    }
+
+    fn unary(func: Func, symbol: String, column: usize, arg: Parsed) -> Result<Parsed, ParseError> {
+        let claim = Claim::Unary {
+            func,
+            symbol,
+            column,
+            arg: Box::new(arg.claim),
+        };
+        Parser::node(claim, arg.height + 1, column)
+    }
+
+    fn binary(
+        op: BinOp,
+        symbol: String,
+        column: usize,
+        left: Parsed,
+        right: Parsed,
+    ) -> Result<Parsed, ParseError> {
+        let height = left.height.max(right.height) + 1;
+        let claim = Claim::Binary {
+            op,
+            symbol,
+            column,
+            left: Box::new(left.claim),
+            right: Box::new(right.claim),
+        };
+        Parser::node(claim, height, column)
+    }
+
+    /// An opening bracket, or an error naming `what` needed one.
+    fn open(&mut self, what: &str) -> Result<(char, usize), ParseError> {
+        match *self.peek() {
+            Token::Open(c) => {
+                let column = self.column();
+                self.next();
+                Ok((c, column))
+            }
+            _ => self.fail(format!("expected `(` {what}, found {}", self.peek())),
         }
     }
 
-    // expr := term (('+' | '-') term)*
-    fn expr(&mut self) -> Result<Claim, ParseError> {
-        let mut left = self.term()?;
-        while let Token::Op(op @ (BinOp::Add | BinOp::Sub)) = *self.peek() {
+    /// The bracket that closes `open` (written at `column`): `)` for `(`,
+    /// `]` for `[`.
+    fn close(&mut self, open: char, column: usize) -> Result<(), ParseError> {
+        let want = if open == '[' { ']' } else { ')' };
+        if *self.peek() == Token::Close(want) {
             self.next();
-            let right = self.term()?;
-            left = Claim::Binary(op, Box::new(left), Box::new(right));
+            return Ok(());
+        }
+        self.fail(format!(
+            "expected `{want}` to close the `{open}` at column {column}, found {}",
+            self.peek()
+        ))
+    }
+
+    /// A whole expression inside brackets: one level deeper.
+    fn inner(&mut self, column: usize) -> Result<Parsed, ParseError> {
+        self.enter(column)?;
+        let inner = self.expr(0)?;
+        self.leave();
+        Ok(inner)
+    }
+
+    /// operand (op operand)*, where every operator binds at least `min`:
+    /// + − 1, × ÷ 2, ^ 3 (right-associative).
+    fn expr(&mut self, min: u8) -> Result<Parsed, ParseError> {
+        let mut left = self.postfix()?;
+        while let Token::Op(op, symbol) = self.peek() {
+            let (op, symbol) = (*op, symbol.clone());
+            let prec = precedence(op);
+            if prec < min {
+                break;
+            }
+            let column = self.column();
+            self.next();
+            let right_min = if op == BinOp::Pow { prec } else { prec + 1 };
+            self.enter(column)?;
+            let right = self.expr(right_min)?;
+            self.leave();
+            left = Parser::binary(op, symbol, column, left, right)?;
         }
         Ok(left)
-    }
-
-    // term := power (('*' | '/') power)*
-    fn term(&mut self) -> Result<Claim, ParseError> {
-        let mut left = self.power()?;
-        while let Token::Op(op @ (BinOp::Mul | BinOp::Div)) = *self.peek() {
-            self.next();
-            let right = self.power()?;
-            left = Claim::Binary(op, Box::new(left), Box::new(right));
-        }
-        Ok(left)
-    }
-
-    // power := postfix ('^' power)?   (right-associative)
-    fn power(&mut self) -> Result<Claim, ParseError> {
-        let base = self.postfix()?;
-        if *self.peek() == Token::Op(BinOp::Pow) {
-            self.next();
-            let exp = self.power()?;
-            return Ok(Claim::Binary(BinOp::Pow, Box::new(base), Box::new(exp)));
-        }
-        Ok(base)
     }
 
     // postfix := primary '!'*
-    fn postfix(&mut self) -> Result<Claim, ParseError> {
+    fn postfix(&mut self) -> Result<Parsed, ParseError> {
         let mut inner = self.primary()?;
         while *self.peek() == Token::Bang {
+            let column = self.column();
             self.next();
-            inner = Claim::Unary(Func::Fact, Box::new(inner));
+            inner = Parser::unary(Func::Fact, "!".into(), column, inner)?;
         }
         Ok(inner)
     }
 
-    fn primary(&mut self) -> Result<Claim, ParseError> {
+    fn primary(&mut self) -> Result<Parsed, ParseError> {
         let column = self.column();
         match self.next().0 {
-            Token::Number(value, text) => Ok(Claim::Number {
-                value,
-                text,
-                column,
+            Token::Number(value, text) => Ok(Parsed {
+                claim: Claim::Number {
+                    value,
+                    text,
+                    column,
+                },
+                height: 1,
             }),
-            Token::Open => {
-                let inner = self.expr()?;
-                self.expect(Token::Close, "`)`")?;
+            Token::Open(open) => {
+                let inner = self.inner(column)?;
+                self.close(open, column)?;
                 Ok(inner)
             }
-            Token::Func(f) => {
-                // √ binds to what follows (√9, √(x)); names need parentheses.
-                let bare_root = f == Func::Sqrt && *self.peek() != Token::Open;
-                if bare_root {
-                    let arg = self.primary()?;
-                    return Ok(Claim::Unary(f, Box::new(arg)));
-                }
-                self.expect(Token::Open, "`(` after the function name")?;
-                let arg = self.expr()?;
-                self.expect(Token::Close, "`)`")?;
-                Ok(Claim::Unary(f, Box::new(arg)))
+            // √ binds to what follows (√9, √√9); names need brackets.
+            Token::Func(func, symbol)
+                if symbol == "√" && !matches!(self.peek(), Token::Open(_)) =>
+            {
+                self.enter(column)?;
+                let arg = self.primary()?;
+                self.leave();
+                Parser::unary(func, symbol, column, arg)
+            }
+            Token::Func(func, symbol) => {
+                let (open, at) = self.open("after the function name")?;
+                let arg = self.inner(at)?;
+                self.close(open, at)?;
+                Parser::unary(func, symbol, column, arg)
             }
             Token::Root => {
-                self.expect(Token::Open, "`(` after root")?;
-                let x = self.expr()?;
-                self.expect(Token::Comma, "`,` between root's number and degree")?;
-                let n = self.expr()?;
-                self.expect(Token::Close, "`)`")?;
-                Ok(Claim::Binary(BinOp::Root, Box::new(x), Box::new(n)))
+                let (open, at) = self.open("after root")?;
+                let x = self.inner(at)?;
+                if *self.peek() != Token::Comma {
+                    return self.fail(format!(
+                        "expected `,` between root's number and degree, found {}",
+                        self.peek()
+                    ));
+                }
+                self.next();
+                let n = self.inner(at)?;
+                self.close(open, at)?;
+                Parser::binary(BinOp::Root, "root".into(), column, x, n)
             }
-            Token::Op(BinOp::Sub) => Err(ParseError {
+            Token::Op(BinOp::Sub, _) => Err(ParseError {
                 column,
                 message: "a minus sign needs a number on both sides: negative cards do not exist"
                     .into(),
@@ -259,20 +406,40 @@ impl Parser {
     }
 }
 
+fn too_deep(column: usize) -> ParseError {
+    ParseError {
+        column,
+        message: format!(
+            "the claim nests brackets, functions and operators more than {MAX_CLAIM_DEPTH} deep"
+        ),
+    }
+}
+
 impl Claim {
     /// Parses a claim; the whole input must be one expression.
+    ///
+    /// ```
+    /// use prime_solve::claim::Claim;
+    /// assert!(Claim::parse("(6 * 4) / 8").is_ok());
+    /// let err = Claim::parse("[6 * 4) / 8").unwrap_err();
+    /// assert_eq!(err.column, 7);
+    /// ```
     pub fn parse(input: &str) -> Result<Claim, ParseError> {
         let mut parser = Parser {
             tokens: tokenize(input)?,
             at: 0,
+            depth: 0,
         };
         if *parser.peek() == Token::End {
             return parser.fail("the claim is empty".into());
         }
-        let claim = parser.expr()?;
+        let claim = parser.expr(0)?.claim;
         match parser.peek() {
             Token::End => Ok(claim),
-            Token::Close => parser.fail("this `)` has no matching `(`".into()),
+            Token::Close(c) => parser.fail(format!(
+                "this `{c}` has no matching `{}`",
+                if *c == ']' { '[' } else { '(' }
+            )),
             other => parser.fail(format!("expected an operator or the end, found {other}")),
         }
     }
@@ -287,11 +454,11 @@ impl Claim {
     fn collect_numbers<'a>(&'a self, out: &mut Vec<(u64, &'a str)>) {
         match self {
             Claim::Number { value, text, .. } => out.push((*value, text)),
-            Claim::Binary(_, a, b) => {
-                a.collect_numbers(out);
-                b.collect_numbers(out);
+            Claim::Binary { left, right, .. } => {
+                left.collect_numbers(out);
+                right.collect_numbers(out);
             }
-            Claim::Unary(_, a) => a.collect_numbers(out),
+            Claim::Unary { arg, .. } => arg.collect_numbers(out),
         }
     }
 }
@@ -303,8 +470,10 @@ mod tests {
     fn shape(c: &Claim) -> String {
         match c {
             Claim::Number { value, .. } => value.to_string(),
-            Claim::Binary(op, a, b) => format!("({} {:?} {})", shape(a), op, shape(b)),
-            Claim::Unary(f, a) => format!("{}({})", f.name(), shape(a)),
+            Claim::Binary {
+                op, left, right, ..
+            } => format!("({} {:?} {})", shape(left), op, shape(right)),
+            Claim::Unary { func, arg, .. } => format!("{}({})", func.name(), shape(arg)),
         }
     }
 
@@ -315,15 +484,34 @@ mod tests {
         assert_eq!(p("6 x 4 ÷ 8"), "((6 Mul 4) Div 8)");
         assert_eq!(p("2^6 + 3"), "((2 Pow 6) Add 3)");
         assert_eq!(p("2**3**2"), "(2 Pow (3 Pow 2))");
+        assert_eq!(p("2^3*2^2"), "((2 Pow 3) Mul (2 Pow 2))");
         assert_eq!(p("9 - 5 - 2"), "((9 Sub 5) Sub 2)");
+        assert_eq!(p("9 - 5 * 2 + 1"), "((9 Sub (5 Mul 2)) Add 1)");
         assert_eq!(p("6 + T(5 + 8)"), "(6 Add tri((5 Add 8)))");
         assert_eq!(p("√9 + 3!"), "(sqrt(9) Add fact(3))");
+        assert_eq!(p("√√9!"), "fact(sqrt(sqrt(9)))");
+        assert_eq!(p("2^3!"), "(2 Pow fact(3))");
         assert_eq!(p("(1+2)!!"), "fact(fact((1 Add 2)))");
-        assert_eq!(
-            p("root(8, 3) + fact(3)"),
-            "(root(8) Add fact(3))".replace("root(8)", "(8 Root 3)")
-        );
+        assert_eq!(p("root(8, 3) + fact(3)"), "((8 Root 3) Add fact(3))");
         assert_eq!(p("[6 x 4] ÷ 8"), "((6 Mul 4) Div 8)");
+        assert_eq!(p("T[3] + [2]"), "(tri(3) Add 2)");
+    }
+
+    #[test]
+    fn operators_keep_how_they_were_typed() {
+        let Claim::Binary { symbol, column, .. } = Claim::parse("7*9 / 2").unwrap() else {
+            panic!("not a binary operation");
+        };
+        assert_eq!((symbol.as_str(), column), ("/", 5));
+        let Claim::Binary { left, symbol, .. } = Claim::parse("7 X 9 ** 2").unwrap() else {
+            panic!("not a binary operation");
+        };
+        assert_eq!(symbol, "X");
+        assert!(matches!(*left, Claim::Number { value: 7, .. }));
+        let Claim::Unary { symbol, .. } = Claim::parse("TRI(3)").unwrap() else {
+            panic!("not a function");
+        };
+        assert_eq!(symbol, "TRI");
     }
 
     #[test]
@@ -335,7 +523,103 @@ mod tests {
         assert_eq!(e("6 + 4)").column, 6);
         assert_eq!(e("6 $ 4").column, 3);
         assert_eq!(e("").column, 1);
+        assert_eq!(e(" \t\n").column, 4);
         assert!(e("-3 + 5").message.contains("minus"));
         assert!(e("foo(3)").message.contains("unknown word"));
+        assert!(e("6 + * 4").message.contains("found `*`"));
+    }
+
+    #[test]
+    fn tabs_newlines_and_returns_are_whitespace() {
+        let spaced = Claim::parse("(6 * 4) / 8").unwrap();
+        let p = |s| shape(&Claim::parse(s).unwrap());
+        for claim in ["(6\t*\t4)\t/\t8", "(6 *\n4) /\r\n8", "(6\u{a0}* 4) / 8"] {
+            assert_eq!(p(claim), shape(&spaced), "{claim:?}");
+        }
+    }
+
+    #[test]
+    fn brackets_must_match_their_kind() {
+        let e = |s| Claim::parse(s).unwrap_err();
+        let err = e("[2+3+4)");
+        assert_eq!(err.column, 7);
+        assert!(
+            err.message
+                .contains("expected `]` to close the `[` at column 1, found `)`"),
+            "{}",
+            err.message
+        );
+        assert_eq!(e("((2+3+4]]").column, 8);
+        assert_eq!(e("T[3)").column, 4);
+        assert_eq!(e("root(8, 3]").column, 10);
+        assert!(e("2 + 3]").message.contains("this `]` has no matching `[`"));
+        assert!(Claim::parse("[(2+3)+4]").is_ok());
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_errors() {
+        let err = Claim::parse("2+3+\u{1b}[31m4").unwrap_err();
+        assert_eq!(err.column, 5);
+        assert!(err.message.contains("`\\u{1b}`"), "{}", err.message);
+        assert!(!err.to_string().contains('\u{1b}'));
+    }
+
+    #[test]
+    fn long_words_and_numbers_are_cut_short_in_errors() {
+        let word = "z".repeat(10_000);
+        assert!(Claim::parse(&word).unwrap_err().message.len() < 300);
+        let number = "9".repeat(10_000);
+        assert!(Claim::parse(&number).unwrap_err().message.len() < 100);
+    }
+
+    /// Each hostile shape, `count` times over.
+    fn hostile(count: usize) -> Vec<(&'static str, String)> {
+        vec![
+            ("(", format!("{}1{}", "(".repeat(count), ")".repeat(count))),
+            ("unclosed (", "(".repeat(count)),
+            ("[", format!("{}1{}", "[".repeat(count), "]".repeat(count))),
+            (
+                "T(",
+                format!("{}1{}", "T(".repeat(count), ")".repeat(count)),
+            ),
+            (
+                "root(",
+                format!("{}1{}", "root(".repeat(count), ",2)".repeat(count)),
+            ),
+            ("√", format!("{}9", "√".repeat(count))),
+            ("!", format!("3{}", "!".repeat(count))),
+            ("^", vec!["2"; count + 1].join("^")),
+            ("**", vec!["2"; count + 1].join("**")),
+            ("+", vec!["1"; count + 1].join("+")),
+            (
+                "-(",
+                format!("{}1{}", "1-(".repeat(count), ")".repeat(count)),
+            ),
+        ]
+    }
+
+    #[test]
+    fn nesting_up_to_the_bound_parses() {
+        for (name, claim) in hostile(MAX_CLAIM_DEPTH / 2) {
+            if name != "unclosed (" {
+                assert!(Claim::parse(&claim).is_ok(), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_beyond_the_bound_is_a_parse_error_at_its_column() {
+        for (name, claim) in hostile(MAX_CLAIM_DEPTH + 1) {
+            let err = Claim::parse(&claim).unwrap_err();
+            assert!(err.message.contains("more than 200 deep"), "{name}: {err}");
+            assert!(
+                err.column > 1 && err.column <= claim.chars().count(),
+                "{name}: {err}"
+            );
+        }
+        let err = Claim::parse(&"(".repeat(1000)).unwrap_err();
+        assert_eq!(err.column, MAX_CLAIM_DEPTH + 1);
+        let err = Claim::parse(&format!("3{}", "!".repeat(1000))).unwrap_err();
+        assert_eq!(err.column, MAX_CLAIM_DEPTH + 1);
     }
 }
