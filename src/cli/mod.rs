@@ -18,6 +18,7 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 use args::{Cli, Command};
+use prime_solve::echo::echo;
 
 /// What a command concluded: the SPEC's exit codes 0 and 1.
 pub enum Verdict {
@@ -26,7 +27,11 @@ pub enum Verdict {
 }
 
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let argv = match args::positionals_last(std::env::args_os().collect()) {
+        Ok(argv) => argv,
+        Err(err) => return usage_error(&err),
+    };
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
@@ -42,7 +47,7 @@ pub fn run() -> ExitCode {
         Ok(Verdict::No) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("prime-solve: {err:#}");
+            eprintln!("prime-solve: {}", echo(&format!("{err:#}")));
             ExitCode::from(2)
         }
     }
@@ -70,7 +75,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         .take_while(|l| !l.is_empty())
         .map(|l| l.trim_start_matches("error: "))
         .collect();
-    eprintln!("prime-solve: {} (see --help)", lines.join(" "));
+    eprintln!("prime-solve: {} (see --help)", echo(&lines.join(" ")));
     ExitCode::from(2)
 }
 
