@@ -2,10 +2,11 @@
 //! parsed into a tree that remembers where each part was written and how
 //! each operator was spelled, so that the referee can quote it back.
 //!
-//! Nesting is bounded by [`MAX_CLAIM_DEPTH`]: the parser, and everything that
-//! walks the tree after it (the referee's evaluation, `Drop`), recurse once
-//! per level, and a claim of any length must end in a parse error, never in
-//! a stack overflow.
+//! The parser does not recurse; the tree it builds is at most
+//! [`MAX_CLAIM_DEPTH`] tall, so that everything that walks it afterwards (the
+//! referee's evaluation, `Drop`) recurses a bounded number of times: a claim
+//! of any length ends in a verdict or a parse error, never in a stack
+//! overflow.
 
 use std::fmt;
 
@@ -14,12 +15,12 @@ use thiserror::Error;
 use crate::arith::{BinOp, Func};
 use crate::echo::echo;
 
-/// How deeply a claim may nest brackets, functions and operators: both the
-/// parser's nesting (brackets, function calls, the right side of an
-/// operator) and the height of the tree it builds (`1+1+…+1` is a tree as
-/// tall as it has operators). A real claim over at most six cards needs a
-/// few dozen levels; 200 keeps every recursion over the tree to a few
-/// hundred small frames, well within even a 256 KiB thread stack.
+/// How deeply a claim may nest brackets, functions and operators: both what
+/// the parser holds open at once (brackets, function calls, operators
+/// waiting for their right side) and the height of the tree it builds
+/// (`1+1+…+1` is a tree as tall as it has operators). A real claim over at
+/// most six cards needs a few dozen levels; 200 keeps every recursion over
+/// the tree to 200 small frames, well within even a 256 KiB thread stack.
 pub const MAX_CLAIM_DEPTH: usize = 200;
 
 /// A parsed claim. Numbers are literals as written: a card, or with
@@ -199,204 +200,171 @@ struct Parsed {
     height: usize,
 }
 
-/// Precedence climbing: one `expr` frame per level of nesting, so that the
-/// parser's recursion stays as shallow as the bound allows.
-struct Parser {
-    tokens: Vec<(Token, usize)>,
-    at: usize,
-    /// How many brackets, function calls and operator operands the parser
-    /// is inside: its recursion, bounded by `MAX_CLAIM_DEPTH`.
-    depth: usize,
-}
-
-impl Parser {
-    fn peek(&self) -> &Token {
-        &self.tokens[self.at].0
-    }
-
-    fn column(&self) -> usize {
-        self.tokens[self.at].1
-    }
-
-    fn next(&mut self) -> (Token, usize) {
-        let t = self.tokens[self.at].clone();
-        if self.at + 1 < self.tokens.len() {
-            self.at += 1;
-        }
-        t
-    }
-
-    fn fail<T>(&self, message: String) -> Result<T, ParseError> {
-        Err(ParseError {
-            column: self.column(),
-            message,
-        })
-    }
-
-    /// One level deeper, for what starts at `column`.
-    fn enter(&mut self, column: usize) -> Result<(), ParseError> {
-        self.depth += 1;
-        if self.depth > MAX_CLAIM_DEPTH {
-            return Err(too_deep(column));
-        }
-        Ok(())
-    }
-
-    fn leave(&mut self) {
-        self.depth -= 1;
-    }
-
-    /// `claim` as a subtree of `height`, unless that is too tall.
-    fn node(claim: Claim, height: usize, column: usize) -> Result<Parsed, ParseError> {
-        if height > MAX_CLAIM_DEPTH {
-            return Err(too_deep(column));
-        }
-        Ok(Parsed { claim, height })
-    }
-
-    fn unary(func: Func, symbol: String, column: usize, arg: Parsed) -> Result<Parsed, ParseError> {
-        let claim = Claim::Unary {
-            func,
-            symbol,
-            column,
-            arg: Box::new(arg.claim),
-        };
-        Parser::node(claim, arg.height + 1, column)
-    }
-
-    fn binary(
+/// What the parser has opened and not yet closed.
+enum Frame {
+    /// A binary operator waiting for its right operand.
+    Op {
         op: BinOp,
         symbol: String,
         column: usize,
-        left: Parsed,
-        right: Parsed,
-    ) -> Result<Parsed, ParseError> {
-        let height = left.height.max(right.height) + 1;
-        let claim = Claim::Binary {
-            op,
-            symbol,
-            column,
-            left: Box::new(left.claim),
-            right: Box::new(right.claim),
-        };
-        Parser::node(claim, height, column)
-    }
+    },
+    /// A bracket at `column`: plain, a function's, or root's.
+    Group {
+        open: char,
+        column: usize,
+        kind: Group,
+    },
+    /// `√` without brackets: it applies to the next operand, `√9!` = (√9)!.
+    Sqrt { column: usize },
+}
 
-    /// An opening bracket, or an error naming `what` needed one.
-    fn open(&mut self, what: &str) -> Result<(char, usize), ParseError> {
-        match *self.peek() {
-            Token::Open(c) => {
-                let column = self.column();
-                self.next();
-                Ok((c, column))
+enum Group {
+    Plain,
+    Func {
+        func: Func,
+        symbol: String,
+        column: usize,
+    },
+    /// `root(x, n)`: `x` once its comma has been read.
+    Root {
+        column: usize,
+        x: Option<Parsed>,
+    },
+}
+
+/// An operator-precedence parser that keeps what it has opened on a stack
+/// of its own (shunting-yard), so that it never recurses: its nesting is a
+/// length, bounded by `MAX_CLAIM_DEPTH`, and so is the height of the tree
+/// it builds, which the tree's recursive walks rely on.
+struct Parser {
+    tokens: std::iter::Peekable<std::vec::IntoIter<(Token, usize)>>,
+    frames: Vec<Frame>,
+    operands: Vec<Parsed>,
+}
+
+impl Parser {
+    fn parse(mut self) -> Result<Claim, ParseError> {
+        let mut want_operand = true;
+        loop {
+            let (token, column) = self.tokens.next().unwrap_or((Token::End, 0));
+            if want_operand {
+                want_operand = self.operand(token, column)?;
+                continue;
             }
-            _ => self.fail(format!("expected `(` {what}, found {}", self.peek())),
-        }
-    }
-
-    /// The bracket that closes `open` (written at `column`): `)` for `(`,
-    /// `]` for `[`.
-    fn close(&mut self, open: char, column: usize) -> Result<(), ParseError> {
-        let want = if open == '[' { ']' } else { ')' };
-        if *self.peek() == Token::Close(want) {
-            self.next();
-            return Ok(());
-        }
-        self.fail(format!(
-            "expected `{want}` to close the `{open}` at column {column}, found {}",
-            self.peek()
-        ))
-    }
-
-    /// A whole expression inside brackets: one level deeper.
-    fn inner(&mut self, column: usize) -> Result<Parsed, ParseError> {
-        self.enter(column)?;
-        let inner = self.expr(0)?;
-        self.leave();
-        Ok(inner)
-    }
-
-    /// operand (op operand)*, where every operator binds at least `min`:
-    /// + − 1, × ÷ 2, ^ 3 (right-associative).
-    fn expr(&mut self, min: u8) -> Result<Parsed, ParseError> {
-        let mut left = self.postfix()?;
-        while let Token::Op(op, symbol) = self.peek() {
-            let (op, symbol) = (*op, symbol.clone());
-            let prec = precedence(op);
-            if prec < min {
-                break;
+            match token {
+                Token::Bang => {
+                    let arg = self.pop_operand()?;
+                    let fact = unary(Func::Fact, "!".into(), column, arg)?;
+                    self.operands.push(fact);
+                }
+                Token::Op(op, symbol) => {
+                    let prec = precedence(op);
+                    // ^ is right-associative: 2^3^2 = 2^(3^2).
+                    self.reduce(|top| top > prec || (top == prec && op != BinOp::Pow))?;
+                    self.push(Frame::Op { op, symbol, column }, column)?;
+                    want_operand = true;
+                }
+                Token::Close(c) => {
+                    self.reduce(|_| true)?;
+                    self.close(c, column)?;
+                }
+                Token::Comma => {
+                    self.reduce(|_| true)?;
+                    match self.frames.last() {
+                        Some(Frame::Group {
+                            kind: Group::Root { x: None, .. },
+                            ..
+                        }) => {
+                            let arg = self.pop_operand()?;
+                            if let Some(Frame::Group {
+                                kind: Group::Root { x, .. },
+                                ..
+                            }) = self.frames.last_mut()
+                            {
+                                *x = Some(arg);
+                            }
+                            want_operand = true;
+                        }
+                        _ => return Err(self.unexpected(&Token::Comma, column)),
+                    }
+                }
+                Token::End => {
+                    self.reduce(|_| true)?;
+                    if !self.frames.is_empty() {
+                        return Err(self.unexpected(&Token::End, column));
+                    }
+                    let claim = self.pop_operand()?;
+                    return Ok(claim.claim);
+                }
+                other => return Err(self.unexpected(&other, column)),
             }
-            let column = self.column();
-            self.next();
-            let right_min = if op == BinOp::Pow { prec } else { prec + 1 };
-            self.enter(column)?;
-            let right = self.expr(right_min)?;
-            self.leave();
-            left = Parser::binary(op, symbol, column, left, right)?;
         }
-        Ok(left)
     }
 
-    // postfix := primary '!'*
-    fn postfix(&mut self) -> Result<Parsed, ParseError> {
-        let mut inner = self.primary()?;
-        while *self.peek() == Token::Bang {
-            let column = self.column();
-            self.next();
-            inner = Parser::unary(Func::Fact, "!".into(), column, inner)?;
-        }
-        Ok(inner)
-    }
-
-    fn primary(&mut self) -> Result<Parsed, ParseError> {
-        let column = self.column();
-        match self.next().0 {
-            Token::Number(value, text) => Ok(Parsed {
-                claim: Claim::Number {
+    /// Reads `token` where an operand must start; whether an operand is
+    /// still wanted after it.
+    fn operand(&mut self, token: Token, column: usize) -> Result<bool, ParseError> {
+        match token {
+            Token::Number(value, text) => {
+                let claim = Claim::Number {
                     value,
                     text,
                     column,
-                },
-                height: 1,
-            }),
+                };
+                self.operands.push(Parsed { claim, height: 1 });
+                self.operand_done()?;
+                Ok(false)
+            }
             Token::Open(open) => {
-                let inner = self.inner(column)?;
-                self.close(open, column)?;
-                Ok(inner)
+                let kind = Group::Plain;
+                self.push(Frame::Group { open, column, kind }, column)?;
+                Ok(true)
             }
             // √ binds to what follows (√9, √√9); names need brackets.
-            Token::Func(func, symbol)
-                if symbol == "√" && !matches!(self.peek(), Token::Open(_)) =>
+            Token::Func(Func::Sqrt, symbol)
+                if symbol == "√" && !matches!(self.tokens.peek(), Some((Token::Open(_), _))) =>
             {
-                self.enter(column)?;
-                let arg = self.primary()?;
-                self.leave();
-                Parser::unary(func, symbol, column, arg)
+                self.push(Frame::Sqrt { column }, column)?;
+                Ok(true)
             }
             Token::Func(func, symbol) => {
                 let (open, at) = self.open("after the function name")?;
-                let arg = self.inner(at)?;
-                self.close(open, at)?;
-                Parser::unary(func, symbol, column, arg)
+                let kind = Group::Func {
+                    func,
+                    symbol,
+                    column,
+                };
+                self.push(
+                    Frame::Group {
+                        open,
+                        column: at,
+                        kind,
+                    },
+                    at,
+                )?;
+                Ok(true)
             }
             Token::Root => {
                 let (open, at) = self.open("after root")?;
-                let x = self.inner(at)?;
-                if *self.peek() != Token::Comma {
-                    return self.fail(format!(
-                        "expected `,` between root's number and degree, found {}",
-                        self.peek()
-                    ));
-                }
-                self.next();
-                let n = self.inner(at)?;
-                self.close(open, at)?;
-                Parser::binary(BinOp::Root, "root".into(), column, x, n)
+                let kind = Group::Root { column, x: None };
+                self.push(
+                    Frame::Group {
+                        open,
+                        column: at,
+                        kind,
+                    },
+                    at,
+                )?;
+                Ok(true)
             }
             Token::Op(BinOp::Sub, _) => Err(ParseError {
                 column,
                 message: "a minus sign needs a number on both sides: negative cards do not exist"
                     .into(),
+            }),
+            Token::End if self.frames.is_empty() => Err(ParseError {
+                column,
+                message: "the claim is empty".into(),
             }),
             other => Err(ParseError {
                 column,
@@ -404,6 +372,172 @@ impl Parser {
             }),
         }
     }
+
+    /// One more open frame, unless that nests too deeply.
+    fn push(&mut self, frame: Frame, column: usize) -> Result<(), ParseError> {
+        if self.frames.len() >= MAX_CLAIM_DEPTH {
+            return Err(too_deep(column));
+        }
+        self.frames.push(frame);
+        Ok(())
+    }
+
+    /// The opening bracket a function name or `root` needs.
+    fn open(&mut self, what: &str) -> Result<(char, usize), ParseError> {
+        match self.tokens.next() {
+            Some((Token::Open(c), column)) => Ok((c, column)),
+            Some((other, column)) => Err(ParseError {
+                column,
+                message: format!("expected `(` {what}, found {other}"),
+            }),
+            None => Err(ParseError {
+                column: 0,
+                message: format!("expected `(` {what}"),
+            }),
+        }
+    }
+
+    fn pop_operand(&mut self) -> Result<Parsed, ParseError> {
+        // The grammar puts an operand before every operator and bracket
+        // that takes one; an error, not a panic, should that ever fail.
+        self.operands.pop().ok_or_else(|| ParseError {
+            column: 1,
+            message: "internal error: an operator without an operand".into(),
+        })
+    }
+
+    /// An operand is complete: bare `√`s before it apply to it.
+    fn operand_done(&mut self) -> Result<(), ParseError> {
+        while let Some(Frame::Sqrt { column }) = self.frames.last() {
+            let column = *column;
+            self.frames.pop();
+            let arg = self.pop_operand()?;
+            let root = unary(Func::Sqrt, "√".into(), column, arg)?;
+            self.operands.push(root);
+        }
+        Ok(())
+    }
+
+    /// Applies the open operators whose precedence `binds` holds, innermost
+    /// first, down to the innermost bracket.
+    fn reduce(&mut self, binds: impl Fn(u8) -> bool) -> Result<(), ParseError> {
+        while let Some(Frame::Op { op, .. }) = self.frames.last() {
+            if !binds(precedence(*op)) {
+                break;
+            }
+            let Some(Frame::Op { op, symbol, column }) = self.frames.pop() else {
+                break;
+            };
+            let right = self.pop_operand()?;
+            let left = self.pop_operand()?;
+            let node = binary(op, symbol, column, left, right)?;
+            self.operands.push(node);
+        }
+        Ok(())
+    }
+
+    /// The bracket `c` at `column` closes the innermost group, which must
+    /// have been opened by its kind: `)` for `(`, `]` for `[`.
+    fn close(&mut self, c: char, column: usize) -> Result<(), ParseError> {
+        let matches_group = match self.frames.last() {
+            Some(Frame::Group {
+                open,
+                kind: Group::Root { x: Some(_), .. } | Group::Plain | Group::Func { .. },
+                ..
+            }) => closer(*open) == c,
+            _ => false,
+        };
+        if !matches_group {
+            return Err(self.unexpected(&Token::Close(c), column));
+        }
+        let Some(Frame::Group { kind, .. }) = self.frames.pop() else {
+            return Err(self.unexpected(&Token::Close(c), column));
+        };
+        let inner = self.pop_operand()?;
+        let closed = match kind {
+            Group::Plain => inner,
+            Group::Func {
+                func,
+                symbol,
+                column,
+            } => unary(func, symbol, column, inner)?,
+            Group::Root { column, x } => {
+                let Some(x) = x else {
+                    return Err(self.unexpected(&Token::Close(c), column));
+                };
+                binary(BinOp::Root, "root".into(), column, x, inner)?
+            }
+        };
+        self.operands.push(closed);
+        self.operand_done()
+    }
+
+    /// What was expected where `token` came, after a whole operand: the
+    /// innermost open bracket decides.
+    fn unexpected(&self, token: &Token, column: usize) -> ParseError {
+        let group = self.frames.iter().rev().find_map(|f| match f {
+            Frame::Group { open, column, kind } => Some((*open, *column, kind)),
+            _ => None,
+        });
+        let message = match (group, token) {
+            (None, Token::Close(c)) => format!("this `{c}` has no matching `{}`", opener(*c)),
+            (None, _) => format!("expected an operator or the end, found {token}"),
+            (Some((_, _, Group::Root { x: None, .. })), _) => {
+                format!("expected `,` between root's number and degree, found {token}")
+            }
+            (Some((open, at, _)), _) => format!(
+                "expected `{}` to close the `{open}` at column {at}, found {token}",
+                closer(open)
+            ),
+        };
+        ParseError { column, message }
+    }
+}
+
+/// The bracket that closes `open`.
+fn closer(open: char) -> char {
+    if open == '[' { ']' } else { ')' }
+}
+
+/// The bracket that `close` closes.
+fn opener(close: char) -> char {
+    if close == ']' { '[' } else { '(' }
+}
+
+/// `claim` as a subtree of `height`, unless that is too tall.
+fn node(claim: Claim, height: usize, column: usize) -> Result<Parsed, ParseError> {
+    if height > MAX_CLAIM_DEPTH {
+        return Err(too_deep(column));
+    }
+    Ok(Parsed { claim, height })
+}
+
+fn unary(func: Func, symbol: String, column: usize, arg: Parsed) -> Result<Parsed, ParseError> {
+    let claim = Claim::Unary {
+        func,
+        symbol,
+        column,
+        arg: Box::new(arg.claim),
+    };
+    node(claim, arg.height + 1, column)
+}
+
+fn binary(
+    op: BinOp,
+    symbol: String,
+    column: usize,
+    left: Parsed,
+    right: Parsed,
+) -> Result<Parsed, ParseError> {
+    let height = left.height.max(right.height) + 1;
+    let claim = Claim::Binary {
+        op,
+        symbol,
+        column,
+        left: Box::new(left.claim),
+        right: Box::new(right.claim),
+    };
+    node(claim, height, column)
 }
 
 fn too_deep(column: usize) -> ParseError {
@@ -425,23 +559,12 @@ impl Claim {
     /// assert_eq!(err.column, 7);
     /// ```
     pub fn parse(input: &str) -> Result<Claim, ParseError> {
-        let mut parser = Parser {
-            tokens: tokenize(input)?,
-            at: 0,
-            depth: 0,
-        };
-        if *parser.peek() == Token::End {
-            return parser.fail("the claim is empty".into());
+        Parser {
+            tokens: tokenize(input)?.into_iter().peekable(),
+            frames: Vec::new(),
+            operands: Vec::new(),
         }
-        let claim = parser.expr(0)?.claim;
-        match parser.peek() {
-            Token::End => Ok(claim),
-            Token::Close(c) => parser.fail(format!(
-                "this `{c}` has no matching `{}`",
-                if *c == ']' { '[' } else { '(' }
-            )),
-            other => parser.fail(format!("expected an operator or the end, found {other}")),
-        }
+        .parse()
     }
 
     /// The literals, left to right.

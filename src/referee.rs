@@ -183,13 +183,10 @@ fn split_cards(text: &str, cards: usize) -> Vec<Vec<u8>> {
 
 /// The claim's exact value, or the first operation that has none. Faults
 /// quote each operator as the player typed it (`63 / 2`, `2**64`, `fact(−2)`).
-/// The recursion is as deep as the tree, which the parser bounds.
+///
+/// The recursion is as deep as the tree, which the parser bounds; the
+/// faults are worded elsewhere to keep each frame small.
 fn eval(claim: &Claim, bound: u64) -> Result<Value, Fault> {
-    let too_large = |what: String| {
-        Fault::TooLarge(format!(
-            "{what} goes beyond ±{bound}, the largest value the rules allow"
-        ))
-    };
     match claim {
         Claim::Number { value, .. } => Ok(Value::from(*value)),
         Claim::Binary {
@@ -199,30 +196,74 @@ fn eval(claim: &Claim, bound: u64) -> Result<Value, Fault> {
             right,
             ..
         } => {
-            let (a, b) = (eval(left, bound)?, eval(right, bound)?);
-            match op.apply(a, b, bound) {
-                Outcome::Exact(value) => Ok(value),
-                Outcome::Pruned => Err(too_large(show_binary(*op, symbol, a, b))),
-                Outcome::Undefined => Err(Fault::Inexact(undefined_binary(*op, symbol, a, b))),
-            }
+            let a = eval(left, bound)?;
+            let b = eval(right, bound)?;
+            apply_binary(*op, symbol, a, b, bound)
         }
         Claim::Unary {
             func, symbol, arg, ..
         } => {
             let a = eval(arg, bound)?;
-            let shown = show_unary(symbol, &operand(a), &signed(a));
-            match func.apply(a, bound) {
-                Outcome::Exact(value) => Ok(value),
-                Outcome::Pruned => Err(too_large(shown)),
-                Outcome::Undefined => Err(Fault::Inexact(match func {
-                    Func::Sqrt if a >= 0 => format!("{shown} is not exact: {a} is not a square"),
-                    _ => format!(
-                        "{shown} is undefined: {} needs n ≥ 0",
-                        show_unary(symbol, "n", "n")
-                    ),
-                })),
-            }
+            apply_unary(*func, symbol, a, bound)
         }
+    }
+}
+
+#[inline(never)]
+fn apply_binary(op: BinOp, symbol: &str, a: Value, b: Value, bound: u64) -> Result<Value, Fault> {
+    match op.apply(a, b, bound) {
+        Outcome::Exact(value) => Ok(value),
+        outcome => Err(binary_fault(outcome, op, symbol, a, b, bound)),
+    }
+}
+
+#[inline(never)]
+fn apply_unary(func: Func, symbol: &str, a: Value, bound: u64) -> Result<Value, Fault> {
+    match func.apply(a, bound) {
+        Outcome::Exact(value) => Ok(value),
+        outcome => Err(unary_fault(outcome, func, symbol, a, bound)),
+    }
+}
+
+fn too_large(what: &str, bound: u64) -> Fault {
+    Fault::TooLarge(format!(
+        "{what} goes beyond ±{bound}, the largest value the rules allow"
+    ))
+}
+
+/// Why `a op b` has no value within the bound.
+#[cold]
+#[inline(never)]
+fn binary_fault(
+    outcome: Outcome,
+    op: BinOp,
+    symbol: &str,
+    a: Value,
+    b: Value,
+    bound: u64,
+) -> Fault {
+    match outcome {
+        Outcome::Pruned => too_large(&show_binary(op, symbol, a, b), bound),
+        Outcome::Undefined | Outcome::Exact(_) => {
+            Fault::Inexact(undefined_binary(op, symbol, a, b))
+        }
+    }
+}
+
+/// Why a function of `a` has no value within the bound.
+#[cold]
+#[inline(never)]
+fn unary_fault(outcome: Outcome, func: Func, symbol: &str, a: Value, bound: u64) -> Fault {
+    let shown = show_unary(symbol, &operand(a), &signed(a));
+    match outcome {
+        Outcome::Pruned => too_large(&shown, bound),
+        Outcome::Undefined | Outcome::Exact(_) => Fault::Inexact(match func {
+            Func::Sqrt if a >= 0 => format!("{shown} is not exact: {a} is not a square"),
+            _ => format!(
+                "{shown} is undefined: {} needs n ≥ 0",
+                show_unary(symbol, "n", "n")
+            ),
+        }),
     }
 }
 
@@ -310,6 +351,9 @@ fn gcd(a: Value, b: Value) -> Value {
 }
 
 /// Only operations the rules allow, functions nested no deeper than allowed.
+///
+/// The recursion is as deep as the tree, which the parser bounds; the
+/// messages are built elsewhere to keep each frame small.
 fn check_allowed(claim: &Claim, rules: &Rules, nested: u8) -> Result<(), Fault> {
     match claim {
         Claim::Number { .. } => Ok(()),
@@ -317,38 +361,45 @@ fn check_allowed(claim: &Claim, rules: &Rules, nested: u8) -> Result<(), Fault> 
             op, left, right, ..
         } => {
             if matches!(op, BinOp::Pow | BinOp::Root) && !rules.powers {
-                return Err(Fault::NotAllowed(
-                    "powers and roots are not allowed (use --powers)".into(),
-                ));
+                return Err(not_allowed(None, nested, rules));
             }
             check_allowed(left, rules, 0)?;
             check_allowed(right, rules, 0)
         }
-        Claim::Unary {
-            func: f, arg: a, ..
-        } => {
-            if !rules.functions.contains(*f) {
-                return Err(Fault::NotAllowed(format!(
-                    "{} is not allowed (use --functions {})",
-                    match f {
-                        Func::Tri => "T(n)",
-                        Func::Sqrt => "√n",
-                        Func::Fact => "n!",
-                    },
-                    f.name()
-                )));
+        Claim::Unary { func, arg, .. } => {
+            if !rules.functions.contains(*func) || nested >= rules.function_depth {
+                return Err(not_allowed(Some(*func), nested, rules));
             }
-            if nested + 1 > rules.function_depth {
-                return Err(Fault::NotAllowed(format!(
-                    "functions are nested {} deep on one value, but the rules allow {} \
-                     (use --function-depth)",
-                    nested + 1,
-                    rules.function_depth
-                )));
-            }
-            check_allowed(a, rules, nested + 1)
+            check_allowed(arg, rules, nested + 1)
         }
     }
+}
+
+/// Why a power or root (`None`) or the function `func`, inside `nested`
+/// others, is not allowed.
+#[cold]
+#[inline(never)]
+fn not_allowed(func: Option<Func>, nested: u8, rules: &Rules) -> Fault {
+    let Some(f) = func else {
+        return Fault::NotAllowed("powers and roots are not allowed (use --powers)".into());
+    };
+    if !rules.functions.contains(f) {
+        return Fault::NotAllowed(format!(
+            "{} is not allowed (use --functions {})",
+            match f {
+                Func::Tri => "T(n)",
+                Func::Sqrt => "√n",
+                Func::Fact => "n!",
+            },
+            f.name()
+        ));
+    }
+    Fault::NotAllowed(format!(
+        "functions are nested {} deep on one value, but the rules allow {} \
+         (use --function-depth)",
+        u16::from(nested) + 1,
+        rules.function_depth
+    ))
 }
 
 #[cfg(test)]
@@ -513,6 +564,37 @@ mod tests {
             fault(&[1, 1, 1], &claim, &j),
             "1111111111111111111 is not a card in the hand (1 1 1)"
         );
+    }
+
+    #[test]
+    fn the_tallest_claims_are_walked_on_a_small_stack() {
+        // Every recursion over a claim at the parser's bound, on a 256 KiB
+        // stack: evaluation, the rules check, the numbers, the drop.
+        let tall = [
+            vec!["1"; crate::claim::MAX_CLAIM_DEPTH].join("+"),
+            vec!["1"; crate::claim::MAX_CLAIM_DEPTH / 2].join("+(") + &")".repeat(99),
+            format!("1{}", "!".repeat(crate::claim::MAX_CLAIM_DEPTH - 1)),
+        ];
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let rules = Rules {
+                    functions: Functions::ALL,
+                    ..Rules::default()
+                };
+                for text in tall {
+                    let claim = Claim::parse(&text).unwrap();
+                    assert!(eval(&claim, u64::MAX).is_ok(), "{text}");
+                    let ones = claim.numbers().len();
+                    assert!(ones == 1 || ones >= 100, "{text}");
+                    let allowed = check_allowed(&claim, &rules, 0);
+                    assert_eq!(allowed.is_ok(), ones > 1, "{text}");
+                    drop(claim);
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 
     #[test]

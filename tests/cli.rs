@@ -260,7 +260,7 @@ fn check_treats_tabs_and_newlines_as_space_and_echoes_them_escaped() {
 
 #[test]
 fn control_characters_are_never_echoed_raw() {
-    let raw = |bytes: &[u8]| bytes.iter().any(|&b| b == 0x1b);
+    let raw = |bytes: &[u8]| bytes.contains(&0x1b);
     let out = prime_solve()
         .args(["check", "2", "3", "4", "2+3+\u{1b}[31m4"])
         .assert()
