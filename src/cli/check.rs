@@ -63,7 +63,8 @@ pub fn run(args: &CheckArgs) -> Result<Verdict> {
 fn json_escaped(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
-        if needs_escape(c) && !c.is_ascii_control() || c == '\u{7f}' {
+        let left_raw = c == '\u{7f}' || (needs_escape(c) && !c.is_ascii_control());
+        if left_raw {
             out.push_str(&format!("\\u{:04x}", u32::from(c)));
         } else {
             out.push(c);
