@@ -33,7 +33,11 @@ fuzz_target!(|data: &[u8]| {
         } else {
             Functions::NONE
         },
-        function_depth: if flags & 0x10 != 0 { 1 + (flags >> 6) % 3 } else { 1 },
+        function_depth: if flags & 0x10 != 0 {
+            1 + (flags >> 6) % 3
+        } else {
+            1
+        },
         max_prime: if flags & 0x20 != 0 { None } else { Some(97) },
         ..Rules::default()
     };
@@ -46,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
         Err(fault) => {
             if let Fault::Parse(err) = &fault {
                 assert_eq!(parsed.as_ref().err(), Some(err));
-                assert!((1..=claim.chars().count() + 1).contains(&err.column), "{err}");
+                assert!(
+                    (1..=claim.chars().count() + 1).contains(&err.column),
+                    "{err}"
+                );
             }
             let text = fault.to_string();
             assert!(!text.chars().any(needs_escape), "{text:?}");
