@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::echo::echo;
 use crate::rules::Faces;
 use crate::words::{number, plural};
 
@@ -11,9 +12,12 @@ pub const CARD_FORMS: &str = "a value 1-13, a card A 2-10 T J Q K with an option
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CardError {
-    #[error("bad card `{token}`: expected {CARD_FORMS}")]
+    #[error("bad card `{}`: expected {CARD_FORMS}", echo(token))]
     BadToken { token: String },
-    #[error("card `{token}` needs its suit under --faces suit (e.g. {token}H)")]
+    #[error(
+        "card `{0}` needs its suit under --faces suit (e.g. {0}H)",
+        echo(token)
+    )]
     NeedsSuit { token: String },
     #[error(
         "card value {value} cannot be dealt under --faces {}: cards count 1-{}{}",

@@ -6,6 +6,7 @@ pub mod arith;
 pub mod card;
 pub mod claim;
 pub mod deck;
+pub mod echo;
 pub mod engine;
 pub mod error;
 pub mod expr;

@@ -1,12 +1,12 @@
 //! The command line: clap's view of it, turned into the library's plain
 //! types (`Rules`, `Hand`) before anything else sees it.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use prime_solve::game::Model;
 use prime_solve::{Card, Faces, Functions, Hand, Rules};
@@ -44,7 +44,7 @@ pub enum Command {
     Query(QueryArgs),
     /// Rule on a player's claim like a strict opponent.
     #[command(
-        after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers"
+        after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers\n  prime-solve check 2 3 6 \"-2 + 3 + 6\""
     )]
     Check(CheckArgs),
     /// Solve every hand the pack deals and write reports (CSV, Markdown, SVG).
@@ -317,11 +317,17 @@ pub struct QueryArgs {
     pub rules: RuleArgs,
 }
 
+/// `check`'s cards and claim are read after a `--` that
+/// [`positionals_last`] inserts, so both allow a leading `-`.
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The visible cards, then the claim: `4 6 8 "(6 x 4) / 8"`.
-    #[arg(required = true, num_args = 3.., value_name = "CARDS... CLAIM")]
-    pub args: Vec<String>,
+    /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
+    #[arg(required = true, value_name = "CARDS", allow_hyphen_values = true)]
+    pub cards: Vec<String>,
+    /// The claim, in quotes: "(6 x 4) / 8". It may start with `-`; options
+    /// may come before or after it.
+    #[arg(value_name = "CLAIM", allow_hyphen_values = true)]
+    pub claim: String,
     #[command(flatten)]
     pub hand: HandArgs,
     #[command(flatten)]
@@ -426,6 +432,75 @@ fn parse_seed(s: &str) -> Result<u64, String> {
 
 fn parse_games(s: &str) -> Result<u64, String> {
     whole_number(s, 1, 10_000_000, "")
+}
+
+/// The command line with `check`'s options moved before its cards and
+/// claim, and a `--` between them. Clap alone would take a claim such as
+/// `-2 + 3 + 6` for an unknown option, and a card list that options
+/// interrupt (`check 4 6 8 --powers "6+4-8"`) for two lists.
+///
+/// An argument is an option when it is `--` and a letter (`--powers`,
+/// `--format=json`) or `-` and letters only (`-h`); an option that takes a
+/// value takes the next argument too. Everything else is a card or the
+/// claim, and so is everything after a `--` the user typed. An option
+/// `check` does not have is an error here: after the `--` clap would read
+/// it as a card.
+pub fn positionals_last(args: Vec<OsString>) -> Result<Vec<OsString>, clap::Error> {
+    if args.get(1).is_none_or(|a| a != "check") {
+        return Ok(args);
+    }
+    let mut cli = Cli::command();
+    cli.build();
+    let Some(check) = cli.find_subcommand_mut("check") else {
+        return Ok(args);
+    };
+    let mut rest = args.into_iter();
+    let mut out: Vec<OsString> = rest.by_ref().take(2).collect();
+    let mut positionals = Vec::new();
+    while let Some(arg) = rest.next() {
+        let Some(text) = arg.to_str() else {
+            positionals.push(arg);
+            continue;
+        };
+        if text == "--" {
+            positionals.extend(rest.by_ref());
+            break;
+        }
+        if !is_option(text) {
+            positionals.push(arg);
+            continue;
+        }
+        let known = check
+            .get_arguments()
+            .find(|a| match text.strip_prefix("--") {
+                Some(long) => a.get_long() == long.split('=').next(),
+                None => text.chars().skip(1).all(|c| a.get_short() == Some(c)),
+            });
+        let Some(known) = known else {
+            let message = format!("unexpected argument '{text}' found");
+            return Err(check.error(clap::error::ErrorKind::UnknownArgument, message));
+        };
+        let needs_value = known.get_action().takes_values() && !text.contains('=');
+        out.push(arg);
+        if needs_value && let Some(value) = rest.next() {
+            out.push(value);
+        }
+    }
+    if !positionals.is_empty() {
+        out.push("--".into());
+        out.extend(positionals);
+    }
+    Ok(out)
+}
+
+fn is_option(arg: &str) -> bool {
+    if let Some(long) = arg.strip_prefix("--") {
+        long.starts_with(|c: char| c.is_ascii_alphabetic())
+    } else if let Some(short) = arg.strip_prefix('-') {
+        !short.is_empty() && short.chars().all(|c| c.is_ascii_alphabetic())
+    } else {
+        false
+    }
 }
 
 fn parse_model(s: &str) -> Result<Model, String> {

@@ -18,6 +18,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
+use prime_solve::echo::echo;
 use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
 use prime_solve::error::SolveError;
 
@@ -41,7 +42,11 @@ pub enum Verdict {
 }
 
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let argv = match args::positionals_last(std::env::args_os().collect()) {
+        Ok(argv) => argv,
+        Err(err) => return usage_error(&err),
+    };
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
@@ -68,7 +73,7 @@ pub fn run() -> ExitCode {
                 }
                 _ => "",
             };
-            eprintln!("prime-solve: {err:#}{hint}");
+            eprintln!("prime-solve: {}{hint}", echo(&format!("{err:#}")));
             ExitCode::from(2)
         }
     }
@@ -110,7 +115,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
     }
     eprintln!(
         "prime-solve: {} (see --help)",
-        fold(&err.render().to_string())
+        echo(&fold(&err.render().to_string()))
     );
     ExitCode::from(2)
 }
