@@ -30,8 +30,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let analyses = pool.install(|| analyze_all(&rule_sets, cards, &|| bar.inc(1)))?;
     bar.finish_and_clear();
     let files = pool.install(|| report::render(&analyses));
-    write_files(&args.out, &files)
-        .with_context(|| format!("cannot write reports to {}", args.out.display()))?;
+    write_files(&args.out, &files).context("cannot write reports")?;
     let mut out = String::new();
     for a in &analyses {
         out.push_str(&answer_line(a));

@@ -26,6 +26,7 @@ pub enum Verdict {
 }
 
 pub fn run() -> ExitCode {
+    clean_up_on_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
@@ -42,7 +43,7 @@ pub fn run() -> ExitCode {
         Ok(Verdict::No) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("prime-solve: {err:#}");
+            say(&format!("prime-solve: {err:#}"));
             ExitCode::from(2)
         }
     }
@@ -56,7 +57,13 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        let _ = err.print();
+        // Help that cannot be written (stdout full or closed) is a failure.
+        if let Err(e) = err.print().and_then(|()| io::stdout().flush()) {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                say(&format!("prime-solve: cannot write the help: {e}"));
+            }
+            return ExitCode::from(2);
+        }
         return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
             ExitCode::from(2)
         } else {
@@ -70,8 +77,33 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         .take_while(|l| !l.is_empty())
         .map(|l| l.trim_start_matches("error: "))
         .collect();
-    eprintln!("prime-solve: {} (see --help)", lines.join(" "));
+    say(&format!("prime-solve: {} (see --help)", lines.join(" ")));
     ExitCode::from(2)
+}
+
+/// One line on stderr. Unlike `eprintln!`, it does not panic when stderr
+/// cannot be written (`2>/dev/full`): the exit code still tells.
+fn say(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}").and_then(|()| err.flush());
+}
+
+/// On SIGINT, SIGTERM or SIGHUP, puts back what a write in progress has
+/// replaced and removes its temporary files, then dies of the signal as
+/// it would have.
+fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            // Held to the end: no write goes on after the clean-up.
+            let _held = prime_solve::report::abandon();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
@@ -85,9 +117,9 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// Writes the whole of a command's output to stdout at once.
 pub fn print(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
 }
 
 /// A bar on stderr counting `unit`, hidden when stderr is not a terminal

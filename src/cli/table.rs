@@ -1,9 +1,10 @@
-//! `prime-solve table`: strategy tables for three cards, to stdout or a file.
+//! `prime-solve table`: strategy tables for three cards, to stdout or to
+//! what `--out` names (a file, a symlink's target, a device or FIFO).
 
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{File, strategy, write_files};
+use prime_solve::report::{strategy, write_file};
 
 use super::args::{TableArgs, TableFormat};
 use super::{Verdict, print};
@@ -17,17 +18,7 @@ pub fn run(args: &TableArgs) -> Result<Verdict> {
     };
     match &args.out {
         None => print(&text)?,
-        Some(path) => {
-            let name = path
-                .file_name()
-                .with_context(|| format!("{} is not a file name", path.display()))?;
-            let dir = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => std::path::Path::new("."),
-            };
-            write_files(dir, &[File::new(name, text)])
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
+        Some(path) => write_file(path, text.as_bytes()).context("cannot write the table")?,
     }
     Ok(Verdict::Yes)
 }
