@@ -10,7 +10,7 @@
 //!
 //! A folder of reports (`analyze --out DIR`) is written in three steps:
 //! every rule set's folder is built complete under a temporary name beside
-//! its place (`DIR/.five.tmp-PID`), and top-level files such as the index
+//! its place (`DIR/.five.tmp-PID-N`), and top-level files such as the index
 //! `README.md` under temporary names; then each folder is swapped with the
 //! one in place (`renameat2` with `RENAME_EXCHANGE` where the file system
 //! has it, else two renames); last, the top-level files are renamed into
@@ -227,7 +227,7 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &Call) -> io::Result<Step<
             p
         }
     };
-    let temp = temp_name(&target, "tmp")?;
+    let temp = temp_name(&target, "tmp", call.0)?;
     let mut pending = lock();
     pending.temps.push((call.0, temp.clone()));
     create_file(&temp, contents)?;
@@ -240,7 +240,7 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &Call) -> io::Result<Step<
 
 /// Builds the folder that goes to `place` under a temporary name beside it.
 fn stage_folder<'a>(place: &Path, files: &[(PathBuf, &[u8])], call: &Call) -> io::Result<Step<'a>> {
-    let staged = temp_name(place, "tmp")?;
+    let staged = temp_name(place, "tmp", call.0)?;
     let mut pending = lock();
     pending.temps.push((call.0, staged.clone()));
     remove_stale(&staged);
@@ -366,7 +366,7 @@ fn swap_in(staged: &Path, target: &Path, call: u64, pending: &mut Pending) -> io
                 Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => continue,
                 Some(Err(e)) => return Err(at(target, e)),
                 None => {
-                    let old = temp_name(target, "old")?;
+                    let old = temp_name(target, "old", call)?;
                     pending.temps.push((call, old.clone()));
                     return swap_by_renames(staged, target, &old).map(|()| swap(false, Some(old)));
                 }
@@ -505,14 +505,14 @@ fn remove_stale(temp: &Path) {
     }
 }
 
-/// `.NAME.KIND-PID` beside `path`.
-fn temp_name(path: &Path, kind: &str) -> io::Result<PathBuf> {
+/// `.NAME.KIND-PID-CALL` beside `path`.
+fn temp_name(path: &Path, kind: &str, call: u64) -> io::Result<PathBuf> {
     let name = path
         .file_name()
         .ok_or_else(|| invalid(&format!("{} is not a file name", path.display())))?;
     let mut temp = std::ffi::OsString::from(".");
     temp.push(name);
-    temp.push(format!(".{kind}-{}", std::process::id()));
+    temp.push(format!(".{kind}-{}-{}", std::process::id(), call));
     Ok(parent_of(path).join(temp))
 }
 
@@ -545,5 +545,220 @@ fn test_pause() {
     });
     if let Some(pause) = pause {
         std::thread::sleep(*pause);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry below `dir` (relative path, contents; folders empty).
+    fn tree(dir: &Path) -> BTreeMap<PathBuf, String> {
+        fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, String>) {
+            for entry in fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let rel = path.strip_prefix(root).unwrap().to_path_buf();
+                let kind = fs::symlink_metadata(&path).unwrap().file_type();
+                if kind.is_symlink() {
+                    let link = fs::read_link(&path).unwrap();
+                    out.insert(rel, format!("-> {}", link.display()));
+                } else if kind.is_dir() {
+                    out.insert(rel, String::new());
+                    walk(root, &path, out);
+                } else {
+                    out.insert(rel, fs::read_to_string(&path).unwrap_or_default());
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        walk(dir, dir, &mut out);
+        out
+    }
+
+    fn run(tag: &str) -> Vec<File> {
+        ["five", "rank"]
+            .iter()
+            .flat_map(|f| {
+                [
+                    File::new(format!("{f}/hands.csv"), format!("{tag} {f} hands")),
+                    File::new(format!("{f}/summary.md"), format!("{tag} {f} summary")),
+                ]
+            })
+            .chain([File::new("README.md", format!("{tag} index"))])
+            .collect()
+    }
+
+    #[test]
+    fn all_or_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        write_files(&out, &[File::new("README.md", "old".into())]).unwrap();
+        // A file stands where a folder must go: the second file cannot be
+        // written, so the first must not change either.
+        fs::write(out.join("rank"), "in the way").unwrap();
+        let err = write_files(
+            &out,
+            &[
+                File::new("README.md", "new".into()),
+                File::new("rank/hands.csv", "x".into()),
+            ],
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("rank is in the way"), "{err}");
+        assert_eq!(fs::read_to_string(out.join("README.md")).unwrap(), "old");
+        let names: Vec<_> = fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn a_missing_parent_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("no/such/folder");
+        let err = write_files(&out, &[File::new("a", String::new())]).unwrap_err();
+        assert!(err.to_string().contains("does not exist"));
+        let err = write_file(&out.join("a"), b"").unwrap_err();
+        assert!(err.to_string().contains("does not exist"));
+    }
+
+    #[test]
+    fn folders_are_replaced_whole_and_other_files_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        write_files(out, &run("old")).unwrap();
+        fs::write(out.join("five/stale.txt"), "from an older version").unwrap();
+        fs::write(out.join("table-five.md"), "a table").unwrap();
+        fs::create_dir(out.join("other-run")).unwrap();
+        write_files(out, &run("new")).unwrap();
+        let got = tree(out);
+        let mut want = BTreeMap::new();
+        for f in run("new") {
+            want.insert(f.path, f.contents);
+        }
+        for folder in ["five", "rank", "other-run"] {
+            want.insert(PathBuf::from(folder), String::new());
+        }
+        want.insert(PathBuf::from("table-five.md"), "a table".into());
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_failure_after_the_swaps_puts_the_old_folders_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        write_files(out, &run("old")).unwrap();
+        let before = tree(out);
+        // The index cannot be written, and it is written after every
+        // folder has been swapped in.
+        fs::remove_file(out.join("README.md")).unwrap();
+        std::os::unix::fs::symlink("/dev/full", out.join("README.md")).unwrap();
+        let mut before_link = before.clone();
+        before_link.remove(Path::new("README.md"));
+        let err = write_files(out, &run("new")).unwrap_err();
+        assert!(err.to_string().contains("/dev/full"), "{err}");
+        let mut after = tree(out);
+        after.remove(Path::new("README.md"));
+        assert_eq!(after, before_link);
+        // A new folder swapped in is taken away again too.
+        let fresh = dir.path().join("fresh");
+        fs::create_dir(&fresh).unwrap();
+        std::os::unix::fs::symlink("/dev/full", fresh.join("README.md")).unwrap();
+        assert!(write_files(&fresh, &run("new")).is_err());
+        assert_eq!(
+            tree(&fresh).into_keys().collect::<Vec<_>>(),
+            [PathBuf::from("README.md")]
+        );
+    }
+
+    #[test]
+    fn the_swap_without_exchange_can_be_undone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (staged, target, old) = (
+            dir.path().join(".five.tmp"),
+            dir.path().join("five"),
+            dir.path().join(".five.old"),
+        );
+        fs::create_dir(&staged).unwrap();
+        fs::write(staged.join("a"), "new").unwrap();
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("a"), "old").unwrap();
+        swap_by_renames(&staged, &target, &old).unwrap();
+        assert_eq!(fs::read_to_string(target.join("a")).unwrap(), "new");
+        assert_eq!(fs::read_to_string(old.join("a")).unwrap(), "old");
+        let swap = Swap {
+            call: 0,
+            target: target.clone(),
+            staged: staged.clone(),
+            exchanged: false,
+            old: Some(old.clone()),
+        };
+        swap.undo().unwrap();
+        assert_eq!(fs::read_to_string(target.join("a")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(staged.join("a")).unwrap(), "new");
+        assert!(!old.exists());
+    }
+
+    #[test]
+    fn concurrent_writes_into_a_new_folder_all_succeed() {
+        for round in 0..5 {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join(format!("out{round}"));
+            let start = std::sync::Barrier::new(6);
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..6)
+                    .map(|_| {
+                        s.spawn(|| {
+                            start.wait();
+                            write_files(&out, &run("new"))
+                        })
+                    })
+                    .collect();
+                for h in handles {
+                    h.join().unwrap().unwrap();
+                }
+            });
+            assert_eq!(tree(&out).len(), 7);
+        }
+    }
+
+    #[test]
+    fn symlinks_are_followed_to_their_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir(d.join("sub")).unwrap();
+        // Relative to the link's own folder, through two links.
+        std::os::unix::fs::symlink("sub/hop", d.join("link")).unwrap();
+        std::os::unix::fs::symlink("t.md", d.join("sub/hop")).unwrap();
+        assert_eq!(
+            resolve(&d.join("link")).unwrap(),
+            Target::New(d.join("sub/t.md"))
+        );
+        write_file(&d.join("link"), b"text").unwrap();
+        assert_eq!(fs::read_to_string(d.join("sub/t.md")).unwrap(), "text");
+        assert!(fs::symlink_metadata(d.join("link")).unwrap().is_symlink());
+        // A loop is an error, not a hang.
+        std::os::unix::fs::symlink("b", d.join("a")).unwrap();
+        std::os::unix::fs::symlink("a", d.join("b")).unwrap();
+        let err = write_file(&d.join("a"), b"x").unwrap_err();
+        assert!(err.to_string().contains("symbolic links"), "{err}");
+        assert_eq!(
+            resolve(Path::new("/dev/stdout")).unwrap(),
+            Target::Direct(PathBuf::from("/dev/stdout"))
+        );
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.md");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_file(&path, b"new").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }
