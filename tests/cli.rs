@@ -206,7 +206,10 @@ fn output_that_cannot_be_written_is_exit_two() {
     for (args, needle) in [
         (&["--help"][..], "cannot write the help"),
         (&["query", "--help"][..], "cannot write the help"),
-        (&["query", "4", "6", "8"][..], "cannot write to standard output"),
+        (
+            &["query", "4", "6", "8"][..],
+            "cannot write to standard output",
+        ),
     ] {
         let out = run_into_full(args, false);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt, symlink};
+use std::os::unix::fs::{FileTypeExt, symlink};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -174,16 +174,6 @@ fn a_dangling_symlink_gets_its_target_created() {
     }
 }
 
-/// Opens the FIFO for writing and closes it at once, without waiting: a
-/// reader still waiting in `open` (because the command failed before
-/// opening it) gets end of file instead of hanging the test.
-fn release_reader(fifo: &Path) {
-    let _ = fs::OpenOptions::new()
-        .write(true)
-        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
-        .open(fifo);
-}
-
 #[test]
 fn a_fifo_is_written_to_its_reader() {
     for w in &WRITERS {
@@ -193,19 +183,22 @@ fn a_fifo_is_written_to_its_reader() {
         let fifo = d.join(w.file);
         let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
         assert!(made.success());
-        let reader = {
-            let fifo = fifo.clone();
-            thread::spawn(move || {
-                let mut got = Vec::new();
-                fs::File::open(&fifo)
-                    .unwrap()
-                    .read_to_end(&mut got)
-                    .unwrap();
-                got
-            })
-        };
+        // A writer of our own lets the reader open the FIFO at once, before
+        // the command could replace it, and keeps the reader from seeing
+        // end of file until the command has ended.
+        let keeper = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .unwrap();
+        let mut reading = fs::File::open(&fifo).unwrap();
+        let reader = thread::spawn(move || {
+            let mut got = Vec::new();
+            reading.read_to_end(&mut got).unwrap();
+            got
+        });
         let out = w.run(d);
-        release_reader(&fifo);
+        drop(keeper);
         let got = reader.join().unwrap();
         out.success();
         let kind = fs::symlink_metadata(&fifo).unwrap().file_type();
