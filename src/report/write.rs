@@ -45,12 +45,13 @@ pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
     let call = Call::new();
     let (dir, created) = ensure_folder(dir)?;
-    let result = write_into(&dir, files, &call);
+    let written = write_into(&dir, files, &call);
+    let result = call.finish(written);
     if result.is_err() && created {
         // Only removes the folder if nothing else was put in it meanwhile.
         let _ = fs::remove_dir(&dir);
     }
-    call.finish(result)
+    result
 }
 
 fn write_into(dir: &Path, files: &[File], call: &Call) -> io::Result<()> {
@@ -621,6 +622,20 @@ mod tests {
         assert!(err.to_string().contains("does not exist"));
         let err = write_file(&out.join("a"), b"").unwrap_err();
         assert!(err.to_string().contains("does not exist"));
+    }
+
+    #[test]
+    fn a_failed_run_removes_the_folder_it_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("new");
+        // A name no file system takes fails after the folder is made and
+        // a rule set's folder is staged.
+        let files = [
+            File::new("five/hands.csv", "x".into()),
+            File::new("READ\0ME.md", "x".into()),
+        ];
+        assert!(write_files(&out, &files).is_err());
+        assert!(!out.exists());
     }
 
     #[test]
