@@ -503,3 +503,27 @@ fn interrupt(
     );
     assert_eq!(leftovers(out), Vec::<PathBuf>::new(), "{signal}");
 }
+
+#[test]
+fn dev_stdout_is_standard_output() {
+    let plain = prime_solve().arg("table").assert().success();
+    let want = plain.get_output().stdout.clone();
+    let via = prime_solve()
+        .args(["table", "--out", "/dev/stdout"])
+        .assert()
+        .success();
+    assert!(via.get_output().stdout == want);
+    // Redirected with `>>`, it appends.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.md");
+    fs::write(&path, "first\n").unwrap();
+    let file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+    let status = Command::new(assert_cmd::cargo::cargo_bin("prime-solve"))
+        .args(["table", "--out", "/dev/stdout"])
+        .stdout(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = fs::read(&path).unwrap();
+    assert!(got.starts_with(b"first\n") && got[6..] == want[..]);
+}

@@ -231,6 +231,7 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &Call) -> io::Result<Step<
     let temp = temp_name(&target, "tmp", call.0)?;
     let mut pending = lock();
     pending.temps.push((call.0, temp.clone()));
+    remove_stale(&temp);
     create_file(&temp, contents)?;
     // Keep the permissions of the file it replaces.
     if let Ok(meta) = fs::metadata(&target) {
@@ -259,7 +260,6 @@ fn stage_folder<'a>(place: &Path, files: &[(PathBuf, &[u8])], call: &Call) -> io
 }
 
 fn create_file(path: &Path, contents: &[u8]) -> io::Result<()> {
-    remove_stale(path);
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -306,11 +306,12 @@ impl Step<'_> {
 
 fn direct(target: &Path, contents: &[u8]) -> io::Result<()> {
     // A regular file reached through /proc (/dev/stdout redirected to a
-    // file) is truncated like `>` would; devices and FIFOs are not.
+    // file) is opened anew at offset 0: appending is right after both `>`
+    // (the file is empty) and `>>`.
     let regular = fs::metadata(target).is_ok_and(|m| m.is_file());
     let mut file = OpenOptions::new()
         .write(true)
-        .truncate(regular)
+        .append(regular)
         .open(target)
         .map_err(|e| at(target, e))?;
     file.write_all(contents)
