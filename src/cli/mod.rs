@@ -57,12 +57,14 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        // Help that cannot be written (stdout full or closed) is a failure.
-        if let Err(e) = err.print().and_then(|()| io::stdout().flush()) {
-            if e.kind() != io::ErrorKind::BrokenPipe {
+        // Help that cannot be written (a full disk, `>/dev/full`) is a
+        // failure; a reader that stopped early (`| head`) is not.
+        match err.print().and_then(|()| io::stdout().flush()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
                 say(&format!("prime-solve: cannot write the help: {e}"));
+                return ExitCode::from(2);
             }
-            return ExitCode::from(2);
+            _ => {}
         }
         return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
             ExitCode::from(2)
