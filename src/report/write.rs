@@ -766,6 +766,23 @@ mod tests {
     }
 
     #[test]
+    fn a_symlinked_folder_is_replaced_where_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, elsewhere) = (dir.path().join("out"), dir.path().join("elsewhere"));
+        fs::create_dir_all(elsewhere.join("five-real")).unwrap();
+        fs::write(elsewhere.join("five-real/old.txt"), "old").unwrap();
+        fs::create_dir(&out).unwrap();
+        std::os::unix::fs::symlink("../elsewhere/five-real", out.join("five")).unwrap();
+        write_files(&out, &run("new")).unwrap();
+        assert!(fs::symlink_metadata(out.join("five")).unwrap().is_symlink());
+        let real = tree(&elsewhere.join("five-real"));
+        assert_eq!(real.keys().collect::<Vec<_>>(), ["hands.csv", "summary.md"]);
+        assert_eq!(real[Path::new("summary.md")], "new five summary");
+        assert_eq!(tree(&elsewhere).len(), 3);
+        assert_eq!(tree(&out).len(), 5);
+    }
+
+    #[test]
     fn a_replaced_file_keeps_its_permissions() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
