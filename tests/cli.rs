@@ -288,7 +288,7 @@ fn control_characters_are_never_echoed_raw() {
     );
     fails_with(
         prime_solve().args(["table", "--out", "\u{1b}[2J/.."]),
-        "\\u{1b}[2J/.. is not a file name",
+        "the folder \\u{1b}[2J does not exist",
     );
     // JSON keeps the claim as typed but escapes a C1 control and a
     // right-to-left override, which serde_json would write raw.
@@ -602,4 +602,50 @@ fn counts_agree_with_their_nouns() {
         summary.contains("Yes: 1 of 455 hands makes no prime."),
         "{summary}"
     );
+}
+
+/// The binary with stdout or stderr on `/dev/full`, where every write fails.
+fn run_into_full(args: &[&str], stderr_full: bool) -> std::process::Output {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("prime-solve"));
+    cmd.args(args);
+    if stderr_full {
+        cmd.stderr(full()).stdout(std::process::Stdio::null());
+    } else {
+        cmd.stdout(full()).stderr(std::process::Stdio::piped());
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn an_error_that_cannot_be_written_is_still_exit_two() {
+    for args in [&["query", "4", "X", "8"][..], &["query", "--bogus"][..]] {
+        let out = run_into_full(args, true);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {:?}", out.status);
+    }
+}
+
+#[test]
+fn output_that_cannot_be_written_is_exit_two() {
+    for (args, needle) in [
+        (&["--help"][..], "cannot write the help"),
+        (&["query", "--help"][..], "cannot write the help"),
+        (
+            &["query", "4", "6", "8"][..],
+            "cannot write to standard output",
+        ),
+    ] {
+        let out = run_into_full(args, false);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("prime-solve: "), "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
+        assert!(stderr.contains("No space left on device"), "{stderr}");
+    }
 }

@@ -138,3 +138,24 @@ fn simulate_json_gives_wins_with_intervals() {
         assert!(lo <= share && share <= hi && lo >= 0.0 && hi <= 1.0, "{w}");
     }
 }
+
+#[test]
+fn table_out_says_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.md");
+    let out = prime_solve()
+        .args(["table", "--faces", "rank", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        format!(
+            "table: 455 hands under rank written to {}\n",
+            path.display()
+        )
+    );
+    assert!(out.get_output().stdout.is_empty());
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with('#'));
+}

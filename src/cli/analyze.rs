@@ -55,8 +55,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     })?;
     bar.finish_and_clear();
     let files = pool.install(|| report::render(&analyses));
-    write_files(&args.out, &files)
-        .with_context(|| format!("cannot write reports to {}", args.out.display()))?;
+    write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {
         Format::Json => {
             let folder = args.out.display().to_string();

@@ -377,7 +377,9 @@ pub struct TableArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "md")]
     pub format: TableFormat,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file instead of standard output, through symlinks: a
+    /// regular file is replaced whole or not at all, a device or FIFO is
+    /// written as it is.
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     #[command(flatten)]

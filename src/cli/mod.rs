@@ -42,6 +42,7 @@ pub enum Verdict {
 }
 
 pub fn run() -> ExitCode {
+    clean_up_on_signals();
     let argv = match args::positionals_last(std::env::args_os().collect()) {
         Ok(argv) => argv,
         Err(err) => return usage_error(&err),
@@ -73,7 +74,7 @@ pub fn run() -> ExitCode {
                 }
                 _ => "",
             };
-            eprintln!("prime-solve: {}{hint}", echo(&format!("{err:#}")));
+            say(&format!("prime-solve: {}{hint}", echo(&format!("{err:#}"))));
             ExitCode::from(2)
         }
     }
@@ -106,17 +107,25 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        let _ = err.print();
+        // Help that cannot be written (a full disk, `>/dev/full`) is a
+        // failure; a reader that stopped early (`| head`) is not.
+        match err.print().and_then(|()| io::stdout().flush()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                say(&format!("prime-solve: cannot write the help: {e}"));
+                return ExitCode::from(2);
+            }
+            _ => {}
+        }
         return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
             ExitCode::from(2)
         } else {
             ExitCode::SUCCESS
         };
     }
-    eprintln!(
+    say(&format!(
         "prime-solve: {} (see --help)",
         echo(&fold(&err.render().to_string()))
-    );
+    ));
     ExitCode::from(2)
 }
 
@@ -140,6 +149,31 @@ fn fold(text: &str) -> String {
         .to_string()
 }
 
+/// One line on stderr. Unlike `eprintln!`, it does not panic when stderr
+/// cannot be written (`2>/dev/full`): the exit code still tells.
+pub fn say(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}").and_then(|()| err.flush());
+}
+
+/// On SIGINT, SIGTERM or SIGHUP, puts back what a write in progress has
+/// replaced and removes its temporary files, then dies of the signal as
+/// it would have.
+fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            // Held to the end: no write goes on after the clean-up.
+            let _held = prime_solve::report::abandon();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         cause
@@ -151,9 +185,9 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// Writes the whole of a command's output to stdout at once.
 pub fn print(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
 }
 
 /// A bar on stderr counting `unit`, hidden when stderr is not a terminal

@@ -1,5 +1,5 @@
-//! Reports: each format renders text from an analysis, and one function
-//! writes a set of files atomically.
+//! Reports: each format renders text from an analysis; `write` puts files
+//! and folders of them in place without half-written states.
 
 pub mod csv;
 pub mod index;
@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use crate::analysis::Analysis;
 
-pub use write::write_files;
+pub use write::{Abandoned, abandon, write_file, write_files};
 
 /// A file to write, with its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
