@@ -32,6 +32,23 @@ pub enum Fault {
     AboveCeiling(String),
 }
 
+impl Fault {
+    /// A stable name for the kind of fault, for machine-readable output:
+    /// `parse`, `cards`, `inexact`, `too-large`, `not-allowed`, `not-prime`,
+    /// `above-ceiling`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::Parse(_) => "parse",
+            Fault::Cards(_) => "cards",
+            Fault::Inexact(_) => "inexact",
+            Fault::TooLarge(_) => "too-large",
+            Fault::NotAllowed(_) => "not-allowed",
+            Fault::NotPrime(_) => "not-prime",
+            Fault::AboveCeiling(_) => "above-ceiling",
+        }
+    }
+}
+
 /// Rules on `claim` for `hand`: the prime it makes, or the first fault.
 pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     let claim = Claim::parse(claim)?;

@@ -159,3 +159,25 @@ fn table_out_says_what_it_wrote() {
     assert!(out.get_output().stdout.is_empty());
     assert!(std::fs::read_to_string(&path).unwrap().starts_with('#'));
 }
+
+#[test]
+fn check_and_query_speak_one_vocabulary() {
+    let q = json(&["query", "4", "6", "8", "-f", "json"]);
+    let valid = json(&["check", "4", "6", "8", "(6 x 4) / 8", "-f", "json"]);
+    for key in ["schema", "hand", "rule_set", "rules"] {
+        assert_eq!(q[key], valid[key], "{key}");
+    }
+    assert_eq!(valid["valid"], true);
+    assert_eq!(valid["value"], 3);
+    assert_eq!(valid["value_text"], "3");
+    assert_eq!(valid["fault"], serde_json::Value::Null);
+    let out = prime_solve()
+        .args(["check", "2", "7", "9", "7*9/2", "-f", "json"])
+        .assert()
+        .code(1);
+    let invalid: Json = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(invalid["valid"], false);
+    assert_eq!(invalid["value"], serde_json::Value::Null);
+    assert_eq!(invalid["fault_kind"], "inexact");
+    assert!(invalid["fault"].as_str().unwrap().contains("not exact"));
+}

@@ -1,22 +1,13 @@
 //! `prime-solve check`: the referee's verdict on one claim.
 
 use anyhow::{Result, bail};
-use serde::Serialize;
 
 use prime_solve::echo::{echo, needs_escape};
-use prime_solve::{Card, Value, check};
+use prime_solve::report::json;
+use prime_solve::{Card, check};
 
 use super::args::{CheckArgs, Format, parse_hand};
 use super::{Verdict, print};
-
-#[derive(Serialize)]
-struct CheckJson<'a> {
-    hand: Vec<u8>,
-    claim: &'a str,
-    valid: bool,
-    value: Option<Value>,
-    fault: Option<String>,
-}
 
 pub fn run(args: &CheckArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -34,14 +25,16 @@ pub fn run(args: &CheckArgs) -> Result<Verdict> {
     let verdict = check(hand, claim, &rules);
     let text = match args.output.format {
         Format::Json => {
-            let json = CheckJson {
-                hand: hand.values(),
-                claim,
-                valid: verdict.is_ok(),
-                value: verdict.as_ref().ok().copied(),
-                fault: verdict.as_ref().err().map(ToString::to_string),
-            };
-            json_escaped(&serde_json::to_string_pretty(&json)?) + "\n"
+            let mut j = json::hand_header(hand, &rules);
+            let (value, value_text) = json::big(verdict.as_ref().ok().copied());
+            j.insert("claim".into(), claim.as_str().into());
+            j.insert("valid".into(), verdict.is_ok().into());
+            j.insert("value".into(), value);
+            j.insert("value_text".into(), value_text);
+            let fault = verdict.as_ref().err();
+            j.insert("fault".into(), fault.map(ToString::to_string).into());
+            j.insert("fault_kind".into(), fault.map(|f| f.kind()).into());
+            json_escaped(&serde_json::to_string_pretty(&j)?) + "\n"
         }
         Format::Text => match &verdict {
             Ok(p) => format!("valid: {} = {p}, a prime\n", echo(claim)),
