@@ -282,7 +282,11 @@ pub fn all_rule_sets() -> Vec<Rules> {
                             powers,
                             juxtapose,
                             functions,
-                            max_prime: if high { None } else { Some(97) },
+                            max_prime: if high {
+                                None
+                            } else {
+                                Some(crate::rules::DEFAULT_MAX_PRIME)
+                            },
                             ..Rules::default()
                         });
                     }

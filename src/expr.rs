@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::arith::{BinOp, Func, Outcome, juxtapose};
+use crate::arith::{BinOp, Eval, Func, juxtapose};
 
 /// An expression that uses each card of a hand once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,17 +175,17 @@ impl Expr {
     }
 
     /// The exact value, or why there is none.
-    pub fn eval(&self, bound: u64) -> Outcome {
+    pub fn eval(&self, bound: u64) -> Eval {
         match self {
-            Expr::Card(v) => Outcome::Exact((*v).into()),
+            Expr::Card(v) => Eval::Exact((*v).into()),
             Expr::Join(cards) => juxtapose(cards, bound),
             Expr::Binary(op, a, b) => match (a.eval(bound), b.eval(bound)) {
-                (Outcome::Exact(a), Outcome::Exact(b)) => op.apply(a, b, bound),
-                (Outcome::Pruned, _) | (_, Outcome::Pruned) => Outcome::Pruned,
-                _ => Outcome::Undefined,
+                (Eval::Exact(a), Eval::Exact(b)) => op.apply(a, b, bound),
+                (Eval::Pruned, _) | (_, Eval::Pruned) => Eval::Pruned,
+                _ => Eval::Undefined,
             },
             Expr::Unary(f, a) => match a.eval(bound) {
-                Outcome::Exact(a) => f.apply(a, bound),
+                Eval::Exact(a) => f.apply(a, bound),
                 other => other,
             },
         }
@@ -216,7 +216,7 @@ impl Expr {
             Expr::Card(_) => Cost::default(),
             Expr::Join(cards) => Cost::join(cards.len()),
             Expr::Binary(op, a, b) => {
-                let negative = matches!(self.eval(u64::MAX), Outcome::Exact(v) if v < 0);
+                let negative = matches!(self.eval(u64::MAX), Eval::Exact(v) if v < 0);
                 Cost::binary(*op, (a.cost(), a.top()), (b.cost(), b.top()), negative)
             }
             Expr::Unary(f, a) => Cost::unary(*f, (a.cost(), a.top())),
@@ -353,9 +353,9 @@ mod tests {
     #[test]
     fn eval_is_exact() {
         let e = bin(Div, bin(Mul, card(7), card(9)), card(2));
-        assert_eq!(e.eval(u64::MAX), Outcome::Undefined);
+        assert_eq!(e.eval(u64::MAX), Eval::Undefined);
         let e = bin(Div, bin(Mul, card(6), card(4)), card(8));
-        assert_eq!(e.eval(u64::MAX), Outcome::Exact(3));
+        assert_eq!(e.eval(u64::MAX), Eval::Exact(3));
         assert_eq!(e.cards(), vec![4, 6, 8]);
     }
 }

@@ -19,7 +19,7 @@ pub mod report;
 pub mod rules;
 pub mod words;
 
-pub use arith::{BinOp, Func, Outcome, Value};
+pub use arith::{BinOp, Eval, Func, Value};
 pub use card::Card;
 pub use engine::{Solution, Solver};
 pub use error::{CardError, HandError, RulesError};

@@ -11,7 +11,8 @@ pub struct Ratio {
     den: u128,
 }
 
-fn gcd(a: u128, b: u128) -> u128 {
+/// The greatest common divisor (0 for gcd(0, 0)).
+pub(crate) fn gcd(a: u128, b: u128) -> u128 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 

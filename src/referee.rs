@@ -3,9 +3,9 @@
 
 use thiserror::Error;
 
-use crate::arith::{BinOp, Func, Outcome, Value};
+use crate::arith::{BinOp, Eval, Func, Value};
 use crate::claim::{Claim, ParseError};
-use crate::hand::Hand;
+use crate::hand::{Hand, MAX_CARD_VALUE};
 use crate::prime::why_not_prime;
 use crate::rules::Rules;
 
@@ -23,13 +23,25 @@ pub enum Fault {
     /// A value leaves the bound.
     #[error("{0}")]
     TooLarge(String),
-    /// An operation the house rules do not allow.
-    #[error("{0}")]
-    NotAllowed(String),
+    /// Something the house rules in force do not allow; `rule` is the one
+    /// that would allow it.
+    #[error("{what}")]
+    NotAllowed { what: String, rule: HouseRule },
     #[error("{0}")]
     NotPrime(String),
-    #[error("{0}")]
-    AboveCeiling(String),
+    /// A prime above the ceiling on primes.
+    #[error("{value} is above the highest prime allowed, {max}")]
+    AboveCeiling { value: Value, max: u64 },
+}
+
+/// The house rule a claim needed and the rules in force do not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseRule {
+    Powers,
+    Juxtapose,
+    Function(Func),
+    /// Functions nested this deep on one value.
+    Depth(u8),
 }
 
 impl Fault {
@@ -42,12 +54,15 @@ impl Fault {
             Fault::Cards(_) => "cards",
             Fault::Inexact(_) => "inexact",
             Fault::TooLarge(_) => "too-large",
-            Fault::NotAllowed(_) => "not-allowed",
+            Fault::NotAllowed { .. } => "not-allowed",
             Fault::NotPrime(_) => "not-prime",
-            Fault::AboveCeiling(_) => "above-ceiling",
+            Fault::AboveCeiling { .. } => "above-ceiling",
         }
     }
 }
+
+/// Slots for the cards left to use, indexed by value (0 unused).
+const CARD_SLOTS: usize = MAX_CARD_VALUE as usize + 1;
 
 /// Rules on `claim` for `hand`: the prime it makes, or the first fault.
 pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
@@ -60,9 +75,7 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     }
     if !rules.allows_prime(value) {
         let max = rules.max_prime.unwrap_or(u64::MAX);
-        return Err(Fault::AboveCeiling(format!(
-            "{value} is above the highest prime allowed, {max} (use --high-primes to allow it)"
-        )));
+        return Err(Fault::AboveCeiling { value, max });
     }
     Ok(value)
 }
@@ -71,7 +84,7 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
 /// several cards written side by side.
 fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
     let numbers = claim.numbers();
-    let mut left = [0usize; 14];
+    let mut left = [0usize; CARD_SLOTS];
     for v in hand.values() {
         left[usize::from(v)] += 1;
     }
@@ -88,13 +101,16 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
             .any(|cards| cards.len() > 1 && cards.iter().all(|&c| in_hand(c)));
         let readable = single || (joined && rules.juxtapose);
         if !readable {
-            return Err(Fault::Cards(if joined {
-                format!(
-                    "{text} is not a card in the hand ({hand}): juxtaposing cards is not allowed (use --juxtapose)"
-                )
+            return Err(if joined {
+                Fault::NotAllowed {
+                    what: format!(
+                        "{text} is not a card in the hand ({hand}): juxtaposing cards is not allowed"
+                    ),
+                    rule: HouseRule::Juxtapose,
+                }
             } else {
-                format!("{text} is not a card in the hand ({hand})")
-            }));
+                Fault::Cards(format!("{text} is not a card in the hand ({hand})"))
+            });
         }
     }
     if rules.juxtapose {
@@ -104,7 +120,7 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
             texts.join(", ")
         )));
     }
-    for v in 1..=13u8 {
+    for v in 1..=MAX_CARD_VALUE {
         let used = numbers.iter().filter(|&&(n, _)| n == u64::from(v)).count();
         let have = hand.count(v);
         if used > have {
@@ -134,7 +150,7 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
 /// Tries to give every literal its cards from `left` (counts by value).
 /// Each literal takes at least one card, so the recursion is no deeper than
 /// the hand has cards.
-fn assign(numbers: &[(u64, &str)], left: &mut [usize; 14], juxtapose: bool) -> bool {
+fn assign(numbers: &[(u64, &str)], left: &mut [usize; CARD_SLOTS], juxtapose: bool) -> bool {
     let Some(((_, text), rest)) = numbers.split_first() else {
         return left.iter().all(|&n| n == 0);
     };
@@ -143,7 +159,7 @@ fn assign(numbers: &[(u64, &str)], left: &mut [usize; 14], juxtapose: bool) -> b
     } else {
         text.parse::<u8>()
             .ok()
-            .filter(|v| (1..=13).contains(v) && !text.starts_with('0'))
+            .filter(|v| (1..=MAX_CARD_VALUE).contains(v) && !text.starts_with('0'))
             .map(|v| vec![vec![v]])
             .unwrap_or_default()
     };
@@ -172,7 +188,8 @@ fn assign(numbers: &[(u64, &str)], left: &mut [usize; 14], juxtapose: bool) -> b
 }
 
 /// Every way to read a literal as one card or several side by side, at
-/// most `cards` of them: each part a value 1-13 without a leading zero.
+/// most `cards` of them: each part a card value (1 to [`MAX_CARD_VALUE`])
+/// without a leading zero.
 /// The limit keeps a long literal (`1111…`) from having thousands of
 /// readings.
 fn split_cards(text: &str, cards: usize) -> Vec<Vec<u8>> {
@@ -186,7 +203,7 @@ fn split_cards(text: &str, cards: usize) -> Vec<Vec<u8>> {
     for len in 1..=2.min(text.len()) {
         let (head, tail) = text.split_at(len);
         match head.parse::<u8>() {
-            Ok(v @ 1..=13) if !head.starts_with('0') => {
+            Ok(v) if (1..=MAX_CARD_VALUE).contains(&v) && !head.starts_with('0') => {
                 for mut rest in split_cards(tail, cards - 1) {
                     rest.insert(0, v);
                     out.push(rest);
@@ -229,7 +246,7 @@ fn eval(claim: &Claim, bound: u64) -> Result<Value, Fault> {
 #[inline(never)]
 fn apply_binary(op: BinOp, symbol: &str, a: Value, b: Value, bound: u64) -> Result<Value, Fault> {
     match op.apply(a, b, bound) {
-        Outcome::Exact(value) => Ok(value),
+        Eval::Exact(value) => Ok(value),
         outcome => Err(binary_fault(outcome, op, symbol, a, b, bound)),
     }
 }
@@ -237,7 +254,7 @@ fn apply_binary(op: BinOp, symbol: &str, a: Value, b: Value, bound: u64) -> Resu
 #[inline(never)]
 fn apply_unary(func: Func, symbol: &str, a: Value, bound: u64) -> Result<Value, Fault> {
     match func.apply(a, bound) {
-        Outcome::Exact(value) => Ok(value),
+        Eval::Exact(value) => Ok(value),
         outcome => Err(unary_fault(outcome, func, symbol, a, bound)),
     }
 }
@@ -251,30 +268,21 @@ fn too_large(what: &str, bound: u64) -> Fault {
 /// Why `a op b` has no value within the bound.
 #[cold]
 #[inline(never)]
-fn binary_fault(
-    outcome: Outcome,
-    op: BinOp,
-    symbol: &str,
-    a: Value,
-    b: Value,
-    bound: u64,
-) -> Fault {
+fn binary_fault(outcome: Eval, op: BinOp, symbol: &str, a: Value, b: Value, bound: u64) -> Fault {
     match outcome {
-        Outcome::Pruned => too_large(&show_binary(op, symbol, a, b), bound),
-        Outcome::Undefined | Outcome::Exact(_) => {
-            Fault::Inexact(undefined_binary(op, symbol, a, b))
-        }
+        Eval::Pruned => too_large(&show_binary(op, symbol, a, b), bound),
+        Eval::Undefined | Eval::Exact(_) => Fault::Inexact(undefined_binary(op, symbol, a, b)),
     }
 }
 
 /// Why a function of `a` has no value within the bound.
 #[cold]
 #[inline(never)]
-fn unary_fault(outcome: Outcome, func: Func, symbol: &str, a: Value, bound: u64) -> Fault {
+fn unary_fault(outcome: Eval, func: Func, symbol: &str, a: Value, bound: u64) -> Fault {
     let shown = show_unary(symbol, &operand(a), &signed(a));
     match outcome {
-        Outcome::Pruned => too_large(&shown, bound),
-        Outcome::Undefined | Outcome::Exact(_) => Fault::Inexact(match func {
+        Eval::Pruned => too_large(&shown, bound),
+        Eval::Undefined | Eval::Exact(_) => Fault::Inexact(match func {
             Func::Sqrt if a >= 0 => format!("{shown} is not exact: {a} is not a square"),
             _ => format!(
                 "{shown} is undefined: {} needs n ≥ 0",
@@ -345,7 +353,8 @@ fn fraction(a: Value, b: Value) -> String {
     let (a, b) = if b < 0 { (-a, -b) } else { (a, b) };
     let sign = if a < 0 { "−" } else { "" };
     let (whole, rest) = (a.abs() / b, a.abs() % b);
-    let g = gcd(rest, b);
+    let g = Value::try_from(crate::ratio::gcd(rest.unsigned_abs(), b.unsigned_abs()))
+        .expect("a divisor of b");
     let (n, d) = (rest / g, b / g);
     let part = match (n, d) {
         (1, 2) => "½".to_string(),
@@ -361,10 +370,6 @@ fn fraction(a: Value, b: Value) -> String {
     } else {
         format!("{sign}{whole}{part}")
     }
-}
-
-fn gcd(a: Value, b: Value) -> Value {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Only operations the rules allow, functions nested no deeper than allowed.
@@ -398,25 +403,32 @@ fn check_allowed(claim: &Claim, rules: &Rules, nested: u8) -> Result<(), Fault> 
 #[inline(never)]
 fn not_allowed(func: Option<Func>, nested: u8, rules: &Rules) -> Fault {
     let Some(f) = func else {
-        return Fault::NotAllowed("powers and roots are not allowed (use --powers)".into());
+        return Fault::NotAllowed {
+            what: "powers and roots are not allowed".into(),
+            rule: HouseRule::Powers,
+        };
     };
     if !rules.functions.contains(f) {
-        return Fault::NotAllowed(format!(
-            "{} is not allowed (use --functions {})",
-            match f {
-                Func::Tri => "T(n)",
-                Func::Sqrt => "√n",
-                Func::Fact => "n!",
-            },
-            f.name()
-        ));
+        return Fault::NotAllowed {
+            what: format!(
+                "{} is not allowed",
+                match f {
+                    Func::Tri => "T(n)",
+                    Func::Sqrt => "√n",
+                    Func::Fact => "n!",
+                }
+            ),
+            rule: HouseRule::Function(f),
+        };
     }
-    Fault::NotAllowed(format!(
-        "functions are nested {} deep on one value, but the rules allow {} \
-         (use --function-depth)",
-        u16::from(nested) + 1,
-        rules.function_depth
-    ))
+    let depth = nested.saturating_add(1);
+    Fault::NotAllowed {
+        what: format!(
+            "functions are nested {depth} deep on one value, but the rules allow {}",
+            rules.function_depth
+        ),
+        rule: HouseRule::Depth(depth),
+    }
 }
 
 #[cfg(test)]
@@ -471,7 +483,7 @@ mod tests {
         );
         assert!(fault(&[2, 7, 9], "7 + 2", &r).starts_with("does not use 9"));
         assert!(fault(&[2, 7, 9], "7 + 2 + 10", &r).contains("10 is not a card"));
-        assert!(fault(&[7, 8, 5], "78 + 5", &r).contains("--juxtapose"));
+        assert!(fault(&[7, 8, 5], "78 + 5", &r).contains("juxtaposing cards is not allowed"));
         assert_eq!(
             fault(
                 &[7, 13, 1],
@@ -483,8 +495,8 @@ mod tests {
             ),
             "91 = 7 × 13 is not prime"
         );
-        assert!(fault(&[2, 3, 6], "2^6 + 3", &r).contains("--powers"));
-        assert!(fault(&[5, 6, 8], "6 + T(5 + 8)", &r).contains("--functions tri"));
+        assert!(fault(&[2, 3, 6], "2^6 + 3", &r).contains("powers and roots are not allowed"));
+        assert!(fault(&[5, 6, 8], "6 + T(5 + 8)", &r).contains("T(n) is not allowed"));
         let t = Rules {
             functions: Functions::TRI,
             ..r

@@ -9,7 +9,7 @@ use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use prime_solve::game::Model;
-use prime_solve::{Card, Faces, Functions, Hand, Rules};
+use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
 #[command(
@@ -81,32 +81,12 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum FacesArg {
-    /// Every face card counts 5 (the rules as written).
-    Five,
-    /// J = 11, Q = 12, K = 13.
-    Rank,
-    /// A face card counts its suit: S = 1, H = 2, C = 3, D = 4.
-    Suit,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FuncArg {
-    /// Triangular number T(n) = n(n+1)/2.
-    Tri,
-    /// Factorial n!.
-    Fact,
-    /// Exact square root.
-    Sqrt,
-}
-
 /// The house rules, shared by every command.
 #[derive(Args)]
 pub struct RuleArgs {
     /// How face cards count.
     #[arg(long, value_enum, default_value = "five", help_heading = "House rules")]
-    pub faces: FacesArg,
+    pub faces: Faces,
     /// Allow powers x^y and exact roots root(x, y).
     #[arg(long, help_heading = "House rules")]
     pub powers: bool,
@@ -121,7 +101,7 @@ pub struct RuleArgs {
         value_name = "LIST",
         help_heading = "House rules"
     )]
-    pub functions: Vec<FuncArg>,
+    pub functions: Vec<Func>,
     /// How many functions may be nested on one value (1-3).
     #[arg(
         long,
@@ -162,16 +142,16 @@ pub struct RuleArgs {
 struct FunctionsParser;
 
 impl TypedValueParser for FunctionsParser {
-    type Value = FuncArg;
+    type Value = Func;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
         arg: Option<&clap::Arg>,
         value: &OsStr,
-    ) -> Result<FuncArg, clap::Error> {
+    ) -> Result<Func, clap::Error> {
         if value.is_empty() {
-            let empty = |_: &str| -> Result<FuncArg, String> {
+            let empty = |_: &str| -> Result<Func, String> {
                 Err(
                     "an empty item in the list: use a comma-separated list of tri, fact, sqrt"
                         .into(),
@@ -179,12 +159,12 @@ impl TypedValueParser for FunctionsParser {
             };
             return empty.parse_ref(cmd, arg, value);
         }
-        EnumValueParser::<FuncArg>::new().parse_ref(cmd, arg, value)
+        EnumValueParser::<Func>::new().parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            FuncArg::value_variants()
+            Func::value_variants()
                 .iter()
                 .filter_map(ValueEnum::to_possible_value),
         ))
@@ -225,18 +205,10 @@ fn parse_max_value(s: &str) -> Result<u64, String> {
 
 impl RuleArgs {
     pub fn rules(&self) -> Result<Rules> {
-        let functions = Functions {
-            tri: self.functions.contains(&FuncArg::Tri),
-            fact: self.functions.contains(&FuncArg::Fact),
-            sqrt: self.functions.contains(&FuncArg::Sqrt),
-        };
+        let functions = Functions::from(self.functions.clone());
         let defaults = Rules::default();
         let rules = Rules {
-            faces: match self.faces {
-                FacesArg::Five => Faces::Five,
-                FacesArg::Rank => Faces::Rank,
-                FacesArg::Suit => Faces::Suit,
-            },
+            faces: self.faces,
             powers: self.powers,
             juxtapose: self.juxtapose,
             functions,

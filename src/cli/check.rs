@@ -7,7 +7,7 @@ use prime_solve::report::json;
 use prime_solve::{Card, check};
 
 use super::args::{CheckArgs, Format, parse_hand};
-use super::{Verdict, print};
+use super::{Verdict, hints, print};
 
 pub fn run(args: &CheckArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -32,13 +32,18 @@ pub fn run(args: &CheckArgs) -> Result<Verdict> {
             j.insert("value".into(), value);
             j.insert("value_text".into(), value_text);
             let fault = verdict.as_ref().err();
-            j.insert("fault".into(), fault.map(ToString::to_string).into());
+            let words = fault.map(|f| format!("{f}{}", hints::for_fault(f)));
+            j.insert("fault".into(), words.into());
             j.insert("fault_kind".into(), fault.map(|f| f.kind()).into());
             json_escaped(&serde_json::to_string_pretty(&j)?) + "\n"
         }
         Format::Text => match &verdict {
             Ok(p) => format!("valid: {} = {p}, a prime\n", echo(claim)),
-            Err(fault) => format!("invalid: {}\n", echo(&fault.to_string())),
+            Err(fault) => format!(
+                "invalid: {}{}\n",
+                echo(&fault.to_string()),
+                hints::for_fault(fault)
+            ),
         },
     };
     print(&text)?;

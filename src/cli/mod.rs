@@ -4,6 +4,7 @@
 mod analyze;
 mod args;
 mod check;
+mod hints;
 mod query;
 mod simulate;
 mod table;
@@ -20,7 +21,6 @@ use clap::{CommandFactory, Parser};
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::echo::echo;
 use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
-use prime_solve::error::SolveError;
 
 impl Command {
     /// The memory options of a command that solves hands.
@@ -68,12 +68,7 @@ pub fn run() -> ExitCode {
         Ok(Verdict::No) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            let hint = match err.downcast_ref::<SolveError>() {
-                Some(SolveError::Memory { .. }) => {
-                    "; use fewer cards or house rules, or raise --memory-limit"
-                }
-                _ => "",
-            };
+            let hint = hints::for_error(&err);
             say(&format!("prime-solve: {}{hint}", echo(&format!("{err:#}"))));
             ExitCode::from(2)
         }
