@@ -1,4 +1,4 @@
-//! The engine's own guarantees: the known results of SPEC §7, the targeted
+//! The engine's own guarantees: the known results of docs/rules.md §9, the targeted
 //! prime search agreeing with the full one, and shared tables changing nothing.
 
 use prime_solve::{Card, Faces, Functions, Hand, Rules, Solver, check};
