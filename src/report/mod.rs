@@ -2,6 +2,7 @@
 //! writes a set of files atomically.
 
 pub mod csv;
+pub mod grid;
 pub mod index;
 pub mod plot;
 pub mod simulation;
@@ -44,7 +45,7 @@ pub fn render(analyses: &[Analysis]) -> Vec<File> {
             plot::prime_counts(a),
         ));
         if a.cards == 3 {
-            files.push(File::new(folder.join(plot::GRID), plot::grid(a)));
+            files.push(File::new(folder.join(grid::GRID), grid::grid(a)));
         }
     }
     files.push(File::new("README.md", index::render(analyses)));

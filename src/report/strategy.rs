@@ -48,7 +48,7 @@ fn write_markdown(a: &Analysis, out: &mut String) -> std::fmt::Result {
             out,
             "| {} | {} | {} | {} |",
             h.hand,
-            a.weight(h).percent(3),
+            a.weight(h).probability(),
             call(h.highest.as_ref()),
             call(h.simplest.as_ref())
         )?;
@@ -73,7 +73,7 @@ fn write_markdown(a: &Analysis, out: &mut String) -> std::fmt::Result {
         writeln!(
             out,
             "| {p} | {} | {} |",
-            chance[&p].percent(3),
+            chance[&p].probability(),
             names.join(", ")
         )?;
     }
