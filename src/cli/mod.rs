@@ -150,7 +150,7 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
 /// One step of a progress bar; the memory in use is refreshed now and then.
 pub fn tick(bar: &ProgressBar) {
     bar.inc(1);
-    if bar.position() % 64 == 0 && !bar.is_hidden() {
+    if bar.position().is_multiple_of(64) && !bar.is_hidden() {
         bar.set_message(memory_in_use());
     }
 }
