@@ -10,6 +10,7 @@ use crate::arith::Value;
 use crate::deck::{Dealt, deal};
 use crate::engine::Solver;
 use crate::error::SolveError;
+use crate::expr::{Expr, Style};
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
@@ -18,14 +19,20 @@ use crate::rules::Rules;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     pub prime: Value,
-    pub witness: String,
+    /// Kept as an expression until a report prints it in its style.
+    pub witness: Expr,
 }
 
 impl Call {
+    /// The witness as printed in `style`.
+    pub fn say(&self, style: Style) -> String {
+        self.witness.render_with(style)
+    }
+
     /// The prime and the witness as two CSV fields, both empty for no call.
-    pub fn fields(call: Option<&Call>) -> [String; 2] {
+    pub fn fields(call: Option<&Call>, style: Style) -> [String; 2] {
         call.map_or([String::new(), String::new()], |c| {
-            [c.prime.to_string(), c.witness.clone()]
+            [c.prime.to_string(), c.say(style)]
         })
     }
 }
@@ -146,7 +153,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
     let all = solution.primes();
     let call = |p: Value| Call {
         prime: p,
-        witness: solution.witness(p).expect("reached").render(false),
+        witness: solution.witness(p).expect("reached"),
     };
     let mut values: Option<Vec<Value>> = None;
     members

@@ -242,6 +242,21 @@ fn table_prints_markdown_and_csv() {
 }
 
 #[test]
+fn tables_for_classrooms_bracket_every_compound_operand() {
+    let minimal = prime_solve().args(["table"]).assert().success();
+    let minimal = String::from_utf8(minimal.get_output().stdout.clone()).unwrap();
+    assert!(minimal.contains("| 8 8 10 | 2/2067 (0.097%) | 11 = 10 + 8 ÷ 8 |"));
+    let full = prime_solve()
+        .args(["table", "--brackets", "full"])
+        .assert()
+        .success();
+    let full = String::from_utf8(full.get_output().stdout.clone()).unwrap();
+    assert!(full.contains("| 8 8 10 | 2/2067 (0.097%) | 11 = 10 + (8 ÷ 8) |"));
+    assert!(full.contains("7 = 8 − (1 × 1)"));
+    assert!(!full.contains("10 + 8 ÷ 8"));
+}
+
+#[test]
 fn rule_sets_sharing_a_search_match_their_own_analyses() {
     let rank = Rules {
         faces: Faces::Rank,

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 
 use prime_solve::analysis::{Analysis, all_rule_sets, analyze_all};
 use prime_solve::deck::deal;
+use prime_solve::expr::Style;
 use prime_solve::report::{self, write_files};
 use prime_solve::words::plural;
 
@@ -37,7 +38,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let bar = progress_bar(total as u64, "hands", args.quiet);
     let analyses = pool.install(|| analyze_all(&rule_sets, cards, &|| tick(&bar)))?;
     bar.finish_and_clear();
-    let files = pool.install(|| report::render(&analyses));
+    let files = pool.install(|| report::render(&analyses, Style::default()));
     write_files(&args.out, &files)
         .with_context(|| format!("cannot write reports to {}", args.out.display()))?;
     let mut out = String::new();

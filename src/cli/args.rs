@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use prime_solve::expr::Brackets;
 use prime_solve::game::Model;
 use prime_solve::{Card, Faces, Functions, Hand, Rules};
 
@@ -248,6 +249,32 @@ pub struct OutputArgs {
     pub ascii: bool,
 }
 
+/// How many brackets witnesses carry.
+#[derive(Args)]
+pub struct BracketsArgs {
+    /// Brackets in witnesses: `minimal` (10 + 8 ÷ 8) or `full`, every
+    /// compound operand bracketed (10 + (8 ÷ 8)), for classrooms.
+    #[arg(long, value_enum, value_name = "HOW", default_value = "minimal")]
+    pub brackets: BracketsArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BracketsArg {
+    /// Only the brackets precedence needs, and a few for clarity.
+    Minimal,
+    /// Every compound operand of an operator bracketed.
+    Full,
+}
+
+impl BracketsArgs {
+    pub fn brackets(&self) -> Brackets {
+        match self.brackets {
+            BracketsArg::Minimal => Brackets::Minimal,
+            BracketsArg::Full => Brackets::Full,
+        }
+    }
+}
+
 /// How much memory a search may use.
 #[derive(Args)]
 pub struct MemoryArgs {
@@ -286,6 +313,8 @@ pub struct QueryArgs {
     pub hand: HandArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub brackets: BracketsArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]
@@ -346,6 +375,8 @@ pub struct TableArgs {
     /// Write to this file (atomically) instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub brackets: BracketsArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use anyhow::Result;
 use serde::Serialize;
 
+use prime_solve::expr::Style;
 use prime_solve::words::plural;
 use prime_solve::{Rules, Solver, Value};
 
@@ -36,13 +37,19 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let spinner = Spinner::start("solving", false);
     let solution = solver.solve(hand)?;
     drop(spinner);
-    let ascii = args.output.ascii;
+    let style = Style {
+        ascii: args.output.ascii,
+        brackets: args.brackets.brackets(),
+    };
     let primes: Vec<PrimeJson> = solution
         .primes()
         .into_iter()
         .map(|p| PrimeJson {
             value: p,
-            witness: solution.witness(p).expect("a reached prime").render(ascii),
+            witness: solution
+                .witness(p)
+                .expect("a reached prime")
+                .render_with(style),
         })
         .collect();
     let values = solution.values().expect("a full solve lists every value");

@@ -3,6 +3,7 @@
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::analyze;
+use prime_solve::expr::Style;
 use prime_solve::report::{File, strategy, write_files};
 
 use super::args::{TableArgs, TableFormat};
@@ -13,9 +14,13 @@ pub fn run(args: &TableArgs) -> Result<Verdict> {
     let spinner = Spinner::start("solving", false);
     let analysis = analyze(rules, 3, &|| {})?;
     drop(spinner);
+    let style = Style {
+        brackets: args.brackets.brackets(),
+        ..Style::default()
+    };
     let text = match args.format {
-        TableFormat::Md => strategy::markdown(&analysis),
-        TableFormat::Csv => strategy::csv(&analysis),
+        TableFormat::Md => strategy::markdown(&analysis, style),
+        TableFormat::Csv => strategy::csv(&analysis, style),
     };
     match &args.out {
         None => print(&text)?,

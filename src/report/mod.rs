@@ -13,6 +13,7 @@ mod write;
 use std::path::PathBuf;
 
 use crate::analysis::Analysis;
+use crate::expr::Style;
 
 pub use write::write_files;
 
@@ -33,13 +34,17 @@ impl File {
 }
 
 /// Every report for these analyses: a folder each (`hands.csv`,
-/// `summary.md`, plots) and the index `README.md`.
-pub fn render(analyses: &[Analysis]) -> Vec<File> {
+/// `summary.md`, plots) and the index `README.md`, witnesses printed in
+/// `style`.
+pub fn render(analyses: &[Analysis], style: Style) -> Vec<File> {
     let mut files = Vec::new();
     for a in analyses {
         let folder = PathBuf::from(a.folder());
-        files.push(File::new(folder.join("hands.csv"), csv::hands(a)));
-        files.push(File::new(folder.join("summary.md"), summary::render(a)));
+        files.push(File::new(folder.join("hands.csv"), csv::hands(a, style)));
+        files.push(File::new(
+            folder.join("summary.md"),
+            summary::render(a, style),
+        ));
         files.push(File::new(
             folder.join(plot::PRIME_COUNTS),
             plot::prime_counts(a),

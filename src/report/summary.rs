@@ -4,16 +4,18 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
+use crate::expr::Style;
 use crate::ratio::Ratio;
 use crate::report::{grid, list, plot};
 
-pub fn render(a: &Analysis) -> String {
+/// The summary, witnesses printed in `style`.
+pub fn render(a: &Analysis, style: Style) -> String {
     let mut out = String::new();
-    let _ = write_summary(a, &mut out);
+    let _ = write_summary(a, style, &mut out);
     out
 }
 
-fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
+fn write_summary(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
     writeln!(out, "# Prime Time: rule set `{}`", a.folder())?;
     writeln!(out)?;
     writeln!(out, "Rules: {}.", a.rules.describe())?;
@@ -76,7 +78,7 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
                 h.hand,
                 a.weight(h).probability(),
                 call.prime,
-                call.witness
+                call.say(style)
             )?;
         }
     }
@@ -109,7 +111,9 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
             writeln!(
                 out,
                 "{} = `{}`, from the hand {}.",
-                call.prime, call.witness, h.hand
+                call.prime,
+                call.say(style),
+                h.hand
             )?;
             if a.rules.max_prime.is_none() && a.hands.iter().any(|h| h.pruned > 0) {
                 writeln!(out)?;
