@@ -138,11 +138,11 @@ pub fn grid(a: &Analysis) -> String {
         root.draw(&Text::new(
             format!("Highest prime of each hand, rule set {}", a.folder()),
             (12, 12),
-            font(20).color(&BLACK),
+            font(22).color(&BLACK),
         ))?;
-        let label = font(13).color(&BLACK).pos(centre);
-        let faint = font(11).color(&RGBColor(90, 90, 90)).pos(centre);
-        let axis = font(14).style(FontStyle::Bold).color(&BLACK);
+        let label = font(15).color(&BLACK).pos(centre);
+        let faint = font(13).color(&RGBColor(90, 90, 90)).pos(centre);
+        let axis = font(16).style(FontStyle::Bold).color(&BLACK);
         root.draw(&Text::new(
             "third card",
             ((left + grid_right) / 2, 50),
@@ -163,7 +163,7 @@ pub fn grid(a: &Analysis) -> String {
                 Some(b) if b >= DARK => WHITE,
                 _ => BLACK,
             };
-            font(13).color(&colour).pos(centre)
+            font(15).color(&colour).pos(centre)
         };
         for (row, &(x, y)) in pairs.iter().enumerate() {
             let ry = top + cell_h * row as i32;
@@ -197,7 +197,7 @@ pub fn grid(a: &Analysis) -> String {
         }
 
         // The legend: what the colour means, then how to read the cells.
-        let text = font(13).color(&BLACK).pos(left_mid);
+        let text = font(15).color(&BLACK).pos(left_mid);
         let mut y = top + 8;
         root.draw(&Text::new(
             "Colour: the hand's highest prime",

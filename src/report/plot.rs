@@ -66,8 +66,8 @@ fn count_chart(c: &Counts) -> String {
     let slot = plot_width / (last + 1);
     let gap = (slot / 10).max(u32::from(slot >= 3));
     svg((width, 440), |root| {
-        let area = root.titled(&c.title, ("sans-serif", 18))?;
-        let area = area.titled(&c.note, ("sans-serif", 14).into_font().color(&ALERT))?;
+        let area = root.titled(&c.title, ("sans-serif", 20))?;
+        let area = area.titled(&c.note, ("sans-serif", 16).into_font().color(&ALERT))?;
         let mut chart = ChartBuilder::on(&area)
             .margin(12)
             .x_label_area_size(44)
@@ -84,8 +84,8 @@ fn count_chart(c: &Counts) -> String {
             .x_label_formatter(&label)
             .x_desc(&c.x_desc)
             .y_desc(&c.y_desc)
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
+            .label_style(("sans-serif", 15))
+            .axis_desc_style(("sans-serif", 16))
             .draw()?;
         chart.draw_series(c.counts.iter().enumerate().map(|(x, &h)| {
             let x = x as u32;
@@ -99,7 +99,7 @@ fn count_chart(c: &Counts) -> String {
         }))?;
         // The number of failing deals over the bar at 0, so that an empty or
         // tiny bar still reads.
-        let above = ("sans-serif", 13)
+        let above = ("sans-serif", 15)
             .into_font()
             .color(&ALERT)
             .pos(Pos::new(HPos::Center, VPos::Bottom));
@@ -150,7 +150,9 @@ pub fn length_chart(l: &Lengths) -> String {
         .unwrap_or(1)
         .max(1);
     let finished = l.lengths.len();
-    let note = if l.unfinished > 0 {
+    let note = if finished == 0 && l.unfinished == 0 {
+        "No games were played".to_string()
+    } else if l.unfinished > 0 {
         format!(
             "{finished} games finished; {} stopped at the turn cap of {} turns (red)",
             l.unfinished, l.cap
@@ -162,8 +164,8 @@ pub fn length_chart(l: &Lengths) -> String {
         )
     };
     svg((720, 440), |root| {
-        let area = root.titled(&l.title, ("sans-serif", 18))?;
-        let area = area.titled(&note, ("sans-serif", 14))?;
+        let area = root.titled(&l.title, ("sans-serif", 20))?;
+        let area = area.titled(&note, ("sans-serif", 16))?;
         let mut chart = ChartBuilder::on(&area)
             .margin(12)
             .x_label_area_size(44)
@@ -174,8 +176,8 @@ pub fn length_chart(l: &Lengths) -> String {
             .disable_x_mesh()
             .x_desc(format!("turns per game (bins of {bin})"))
             .y_desc("games")
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
+            .label_style(("sans-serif", 15))
+            .axis_desc_style(("sans-serif", 16))
             .draw()?;
         chart.draw_series(counts.iter().enumerate().map(|(i, &n)| {
             let x = start + i as u32 * bin;
@@ -188,7 +190,7 @@ pub fn length_chart(l: &Lengths) -> String {
             let mut bar = Rectangle::new([(x, l.unfinished), (x + bin, 0)], ALERT.filled());
             bar.set_margin(0, 0, 0, 1);
             chart.plotting_area().draw(&bar)?;
-            let above = ("sans-serif", 13)
+            let above = ("sans-serif", 15)
                 .into_font()
                 .color(&ALERT)
                 .pos(Pos::new(HPos::Right, VPos::Bottom));
@@ -202,7 +204,7 @@ pub fn length_chart(l: &Lengths) -> String {
                 vec![(cap, 0), (cap, top + top / 8)],
                 ALERT.stroke_width(2),
             ))?;
-            let style = ("sans-serif", 13)
+            let style = ("sans-serif", 15)
                 .into_font()
                 .color(&ALERT)
                 .pos(Pos::new(HPos::Right, VPos::Top));
@@ -251,6 +253,41 @@ pub(crate) fn svg(size: (u32, u32), draw: impl for<'a> FnOnce(&Area<'a>) -> Draw
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The labels under the x axis: centred text.
+    fn x_labels(svg: &str) -> Vec<&str> {
+        svg.split("<text")
+            .filter(|t| t.contains("text-anchor=\"middle\"") && t.contains("dy=\"0.76em\""))
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+            .map(str::trim)
+            .collect()
+    }
+
+    fn lengths(lengths: Vec<u32>, unfinished: u64) -> String {
+        length_chart(&Lengths {
+            title: "t".into(),
+            lengths,
+            unfinished,
+            cap: 5000,
+        })
+    }
+
+    #[test]
+    fn the_turn_cap_is_marked_only_when_games_reach_it() {
+        let stopped = lengths(vec![120, 900, 4999, 5000], 82);
+        assert!(stopped.contains("turn cap 5000"));
+        assert!(stopped.contains("82 unfinished"));
+        assert!(stopped.contains("4 games finished; 82 stopped at the turn cap of 5000 turns"));
+        let short = lengths(vec![16, 19, 135], 0);
+        assert!(!short.contains("turn cap 5000 "));
+        assert!(
+            short.contains("the longest in 135 turns (the turn cap of 5000 was never reached)")
+        );
+        // The axis fits the games: it starts near the shortest, not at 0.
+        assert!(short.contains("bins of 5"));
+        assert!(x_labels(&stopped).contains(&"0") && !x_labels(&short).contains(&"0"));
+        assert!(lengths(Vec::new(), 0).contains("No games were played"));
+    }
 
     #[test]
     fn widths_are_round() {
