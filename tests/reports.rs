@@ -328,7 +328,7 @@ fn committed_reports_read_well() {
     let grid = read("rank-powers-juxtapose-tri-fact-sqrt-high/grid.svg");
     for text in [
         "Colour: the hand&apos;s highest prime",
-        "15 to 20 digits",
+        "10 to 20 digits",
         "A cell like 8d: a prime of 8 digits,",
         "two lower cards",
         "third card",

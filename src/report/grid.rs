@@ -14,7 +14,7 @@ pub const GRID: &str = "grid.svg";
 
 /// The colour bands of the highest prime, the same for every rule set so
 /// that grids compare: (largest prime in the band, legend label).
-const BANDS: [(Value, &str); 9] = [
+const BANDS: [(Value, &str); 8] = [
     (7, "2 to 7"),
     (31, "11 to 31"),
     (61, "37 to 61"),
@@ -22,14 +22,13 @@ const BANDS: [(Value, &str); 9] = [
     (999, "101 to 997"),
     (999_999, "4 to 6 digits"),
     (999_999_999, "7 to 9 digits"),
-    (99_999_999_999_999, "10 to 14 digits"),
-    (Value::MAX, "15 to 20 digits"),
+    (Value::MAX, "10 to 20 digits"),
 ];
 
-/// ColorBrewer's YlOrRd, one colour a band.
-const COLOURS: [RGBColor; 9] = [
+/// From ColorBrewer's YlOrRd, one colour a band, steps wide enough that
+/// the four bands up to 97 stay apart.
+const COLOURS: [RGBColor; 8] = [
     RGBColor(255, 255, 204),
-    RGBColor(255, 237, 160),
     RGBColor(254, 217, 118),
     RGBColor(254, 178, 76),
     RGBColor(253, 141, 60),
@@ -40,7 +39,7 @@ const COLOURS: [RGBColor; 9] = [
 ];
 
 /// Bands this dark carry white text.
-const DARK: usize = 6;
+const DARK: usize = 5;
 const NONE: RGBColor = RGBColor(190, 190, 190);
 
 fn band(p: Value) -> usize {
