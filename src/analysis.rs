@@ -263,6 +263,21 @@ impl Analysis {
             )
     }
 
+    /// Whether the value bound, not the game, sets the highest prime: any
+    /// prime counts, and some values went beyond the bound unfollowed.
+    pub fn highest_set_by_bound(&self) -> bool {
+        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.pruned > 0)
+    }
+
+    /// The value bound in words: `2^64 − 1` by default.
+    pub fn bound(&self) -> String {
+        if self.rules.max_value == u64::MAX {
+            "2^64 − 1".into()
+        } else {
+            self.rules.max_value.to_string()
+        }
+    }
+
     /// The folder name of this analysis: the rule set's name, with the
     /// number of cards when it is not three.
     pub fn folder(&self) -> String {

@@ -56,15 +56,6 @@ fn short(p: Value) -> String {
     }
 }
 
-/// The value bound in words: `2^64 − 1` by default.
-pub fn bound(max_value: u64) -> String {
-    if max_value == u64::MAX {
-        "2^64 − 1".into()
-    } else {
-        max_value.to_string()
-    }
-}
-
 /// A value as the card a player sees: J Q K under `rank`, else the number.
 fn card(faces: Faces, v: u8) -> String {
     match (faces, v) {
@@ -234,10 +225,8 @@ pub fn grid(a: &Analysis) -> String {
                 "",
             ]);
         }
-        let bound = format!("({}), where the search stops.", bound(a.rules.max_value));
-        // Only when values went past the bound does the bound, not the
-        // game, set the highest prime.
-        if a.rules.max_prime.is_none() && a.hands.iter().any(|h| h.pruned > 0) {
+        let bound = format!("({}), where the search stops.", a.bound());
+        if a.highest_set_by_bound() {
             notes.extend([
                 "Any prime counts, but values stop at",
                 "the value bound: each prime shown is",

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
-use crate::report::grid::bound;
 use crate::rules::{Faces, Rules};
 use crate::words::{number, plural};
 
@@ -56,8 +55,8 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
         let highest = a
             .highest()
             .map_or("none".to_string(), |(_, c)| c.prime.to_string());
-        let mark = if by_bound(a) {
-            bounded = Some(a.rules.max_value);
+        let mark = if a.highest_set_by_bound() {
+            bounded = Some(a.bound());
             " †"
         } else {
             ""
@@ -72,14 +71,14 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
             a.mean_primes().decimal(3),
         )?;
     }
-    if let Some(max_value) = bounded {
+    if let Some(bound) = bounded {
         writeln!(out)?;
         writeln!(
             out,
             "† The highest prime *below the value bound* ({}): with any prime allowed, \
              some values pass the bound and are not followed, so here the bound, not the \
              game, sets the highest prime.",
-            bound(max_value)
+            bound
         )?;
     }
     writeln!(out)?;
@@ -106,12 +105,6 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
         "- The rules and every decision the tool makes: `docs/rules.md` in the repository."
     )?;
     Ok(())
-}
-
-/// Whether the highest prime of `a` is set by the value bound: any prime
-/// counts and some values went beyond the bound.
-fn by_bound(a: &Analysis) -> bool {
-    a.rules.max_prime.is_none() && a.hands.iter().any(|h| h.pruned > 0)
 }
 
 /// How many of the rule sets have a failing hand, in words that agree.

@@ -115,14 +115,14 @@ fn write_summary(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Resu
                 call.say(style),
                 h.hand
             )?;
-            if a.rules.max_prime.is_none() && a.hands.iter().any(|h| h.pruned > 0) {
+            if a.highest_set_by_bound() {
                 writeln!(out)?;
                 writeln!(
                     out,
                     "This is the highest prime *below the value bound* ({}): any prime \
                      counts, but values beyond the bound are not followed, so the bound, \
                      not the game, sets it.",
-                    grid::bound(a.rules.max_value)
+                    a.bound()
                 )?;
             }
         }
