@@ -10,6 +10,7 @@ use crate::arith::Value;
 use crate::deck::{Dealt, deal};
 use crate::engine::Solver;
 use crate::error::SolveError;
+use crate::expr::{Expr, Style};
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
@@ -18,14 +19,20 @@ use crate::rules::Rules;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     pub prime: Value,
-    pub witness: String,
+    /// Kept as an expression until a report prints it in its style.
+    pub witness: Expr,
 }
 
 impl Call {
+    /// The witness as printed in `style`.
+    pub fn say(&self, style: Style) -> String {
+        self.witness.render_with(style)
+    }
+
     /// The prime and the witness as two CSV fields, both empty for no call.
-    pub fn fields(call: Option<&Call>) -> [String; 2] {
+    pub fn fields(call: Option<&Call>, style: Style) -> [String; 2] {
         call.map_or([String::new(), String::new()], |c| {
-            [c.prime.to_string(), c.witness.clone()]
+            [c.prime.to_string(), c.say(style)]
         })
     }
 }
@@ -146,7 +153,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
     let all = solution.primes();
     let call = |p: Value| Call {
         prime: p,
-        witness: solution.witness(p).expect("reached").render(false),
+        witness: solution.witness(p).expect("reached"),
     };
     let mut values: Option<Vec<Value>> = None;
     members
@@ -254,6 +261,21 @@ impl Analysis {
                     _ => Some((h, c)),
                 },
             )
+    }
+
+    /// Whether the value bound, not the game, sets the highest prime: any
+    /// prime counts, and some values went beyond the bound unfollowed.
+    pub fn highest_set_by_bound(&self) -> bool {
+        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.pruned > 0)
+    }
+
+    /// The value bound in words: `2^64 − 1` by default.
+    pub fn bound(&self) -> String {
+        if self.rules.max_value == u64::MAX {
+            "2^64 − 1".into()
+        } else {
+            self.rules.max_value.to_string()
+        }
     }
 
     /// The folder name of this analysis: the rule set's name, with the

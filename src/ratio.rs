@@ -46,6 +46,21 @@ impl Ratio {
         self.num as f64 / self.den as f64
     }
 
+    /// A probability as every report writes it: the exact fraction and a
+    /// percentage with three decimals, `16/6201 (0.258%)`; `0` when it is
+    /// zero, and `(<0.001%)` for a chance too small to show.
+    pub fn probability(self) -> String {
+        if self.num == 0 {
+            return "0".to_string();
+        }
+        let percent = self.percent(3);
+        if percent == "0.000%" {
+            format!("{self} (<0.001%)")
+        } else {
+            format!("{self} ({percent})")
+        }
+    }
+
     /// As a percentage rounded to `places` decimals: `0.27%`.
     pub fn percent(self, places: u32) -> String {
         format!("{}%", Ratio::new(self.num * 100, self.den).decimal(places))
@@ -88,5 +103,12 @@ mod tests {
         assert_eq!(Ratio::new(2, 3).decimal(3), "0.667");
         assert_eq!(Ratio::new(1, 400).percent(2), "0.25%");
         assert_eq!(Ratio::ONE.to_string(), "1");
+        assert_eq!(Ratio::new(16, 6201).probability(), "16/6201 (0.258%)");
+        assert_eq!(Ratio::new(1, 2).probability(), "1/2 (50.000%)");
+        assert_eq!(Ratio::ZERO.probability(), "0");
+        assert_eq!(
+            Ratio::new(1, 25_827_165).probability(),
+            "1/25827165 (<0.001%)"
+        );
     }
 }

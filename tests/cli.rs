@@ -590,11 +590,11 @@ fn counts_agree_with_their_nouns() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
-            "rank-powers-high: 1 hand fails (probability 0.002258 per deal): 9 12 12\n",
+            "rank-powers-high: 1 hand fails (probability 14/6201 (0.226%) per deal): 9 12 12\n",
         ));
     let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
     assert!(
-        index.contains("- Of the 1 rule set below, 1 has a hand that fails.\n"),
+        index.contains("- The rule set below has a hand that fails.\n"),
         "{index}"
     );
     let summary = std::fs::read_to_string(dir.path().join("rank-powers-high/summary.md")).unwrap();

@@ -181,3 +181,32 @@ fn check_and_query_speak_one_vocabulary() {
     assert_eq!(invalid["fault_kind"], "inexact");
     assert!(invalid["fault"].as_str().unwrap().contains("not exact"));
 }
+
+#[test]
+fn ascii_reaches_every_witness_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    prime_solve()
+        .args(["analyze", "--faces", "rank", "--ascii", "-q", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(out.join("rank/hands.csv")).unwrap();
+    let summary = std::fs::read_to_string(out.join("rank/summary.md")).unwrap();
+    let table = stdout(&["table", "--faces", "rank", "--ascii"]);
+    let csv_table = stdout(&["table", "--faces", "rank", "--ascii", "-f", "csv"]);
+    for text in [&csv, &summary, &table, &csv_table] {
+        // The rules in words keep their symbols; every witness is ASCII.
+        let text: String = text
+            .lines()
+            .filter(|l| !l.starts_with("Rules:"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(text.contains(" * "), "an ASCII product is written");
+        for symbol in ['×', '÷', '−', '√'] {
+            assert!(!text.contains(symbol), "{symbol} in ASCII output");
+        }
+    }
+    let plain = stdout(&["table", "--faces", "rank"]);
+    assert!(plain.contains('×'), "the default stays typographic");
+}

@@ -54,12 +54,17 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         })
     })?;
     bar.finish_and_clear();
-    let files = pool.install(|| report::render(&analyses));
+    let files = pool.install(|| report::render(&analyses, args.style.style(args.ascii)));
     write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {
         Format::Json => {
             let folder = args.out.display().to_string();
-            serde_json::to_string_pretty(&json::analyses(&analyses, files.len(), &folder))? + "\n"
+            serde_json::to_string_pretty(&json::analyses(
+                &analyses,
+                args.style.style(args.ascii),
+                files.len(),
+                &folder,
+            ))? + "\n"
         }
         Format::Text => {
             let mut out = String::new();
@@ -88,7 +93,7 @@ fn answer_line(a: &Analysis) -> String {
             "{}: {} (probability {} per deal): {}",
             a.folder(),
             plural(n, "hand fails", "hands fail"),
-            a.failing_probability().decimal(6),
+            a.failing_probability().probability(),
             failing.join(", ")
         ),
     }

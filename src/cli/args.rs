@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use prime_solve::expr::{Brackets, Style};
 use prime_solve::game::Model;
 use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
 
@@ -245,6 +246,25 @@ pub struct OutputArgs {
     pub ascii: bool,
 }
 
+/// How witnesses are written in files and tables.
+#[derive(Args)]
+pub struct StyleArgs {
+    /// Brackets in witnesses: `minimal` (10 + 8 ÷ 8) or `full`, every
+    /// compound operand bracketed (10 + (8 ÷ 8)), for classrooms.
+    #[arg(long, value_enum, value_name = "HOW", default_value = "minimal")]
+    pub brackets: Brackets,
+}
+
+impl StyleArgs {
+    /// The style, with ASCII operators or not.
+    pub fn style(&self, ascii: bool) -> Style {
+        Style {
+            ascii,
+            brackets: self.brackets,
+        }
+    }
+}
+
 /// How much memory a search may use.
 #[derive(Args)]
 pub struct MemoryArgs {
@@ -283,6 +303,8 @@ pub struct QueryArgs {
     pub hand: HandArgs,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub style: StyleArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]
@@ -324,6 +346,11 @@ pub struct AnalyzeArgs {
     /// Print the answers as text, or as one JSON object (see the README).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Write witnesses in the reports with * / ^ and sqrt() instead of × ÷ and √.
+    #[arg(long)]
+    pub ascii: bool,
+    #[command(flatten)]
+    pub style: StyleArgs,
     /// Worker threads [default: one per core]. Output is the same for any number.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
@@ -354,6 +381,11 @@ pub struct TableArgs {
     /// written as it is.
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Print * / ^ and sqrt() instead of × ÷ and √.
+    #[arg(long)]
+    pub ascii: bool,
+    #[command(flatten)]
+    pub style: StyleArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]

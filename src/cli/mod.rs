@@ -35,7 +35,7 @@ impl Command {
     }
 }
 
-/// What a command concluded: the SPEC's exit codes 0 and 1.
+/// What a command concluded: the exit codes 0 and 1 of docs/rules.md §8.
 pub enum Verdict {
     Yes,
     No,

@@ -23,13 +23,16 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let spinner = Spinner::start("solving", false);
     let solution = solver.solve(hand)?;
     drop(spinner);
-    let ascii = args.output.ascii;
+    let style = args.style.style(args.output.ascii);
     let primes: Vec<PrimeJson> = solution
         .primes()
         .into_iter()
         .map(|p| PrimeJson {
             value: p,
-            witness: solution.witness(p).expect("a reached prime").render(ascii),
+            witness: solution
+                .witness(p)
+                .expect("a reached prime")
+                .render_with(style),
         })
         .collect();
     let values = solution.values().expect("a full solve lists every value");

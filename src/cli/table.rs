@@ -14,9 +14,10 @@ pub fn run(args: &TableArgs) -> Result<Verdict> {
     let spinner = Spinner::start("solving", false);
     let analysis = analyze(rules, 3, &|_| {})?;
     drop(spinner);
+    let style = args.style.style(args.ascii);
     let text = match args.format {
-        TableFormat::Md => strategy::markdown(&analysis),
-        TableFormat::Csv => strategy::csv(&analysis),
+        TableFormat::Md => strategy::markdown(&analysis, style),
+        TableFormat::Csv => strategy::csv(&analysis, style),
     };
     match &args.out {
         None => print(&text)?,

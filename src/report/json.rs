@@ -10,6 +10,7 @@ use serde_json::{Value as Json, json};
 
 use crate::analysis::{Analysis, Call};
 use crate::arith::Value;
+use crate::expr::Style;
 use crate::game::sim::{Simulation, Spread, Summary};
 use crate::ratio::Ratio;
 
@@ -48,8 +49,12 @@ pub fn ratio(r: Ratio) -> Json {
 }
 
 /// A call: `prime`, `prime_text`, `witness`.
-pub fn call(c: &Call) -> Json {
-    json!({ "prime": c.prime, "prime_text": c.prime.to_string(), "witness": c.witness })
+pub fn call(c: &Call, style: Style) -> Json {
+    json!({
+        "prime": c.prime,
+        "prime_text": c.prime.to_string(),
+        "witness": c.witness.render_with(style),
+    })
 }
 
 /// A prime and its decimal string, or nulls.
@@ -61,7 +66,7 @@ pub fn big(v: Option<Value>) -> (Json, Json) {
 }
 
 /// One rule set's answers, as `analyze --format json` lists them.
-pub fn analysis(a: &Analysis) -> Json {
+pub fn analysis(a: &Analysis, style: Style) -> Json {
     let failing: Vec<Json> = a
         .failing()
         .map(|h| {
@@ -83,7 +88,7 @@ pub fn analysis(a: &Analysis) -> Json {
         "failing_probability": ratio(a.failing_probability()),
         "mean_primes": ratio(a.mean_primes()),
         "highest": highest.map(|(h, c)| {
-            let mut j = call(c);
+            let mut j = call(c, style);
             j["hand"] = json!(h.hand.values());
             j
         }),
@@ -92,10 +97,10 @@ pub fn analysis(a: &Analysis) -> Json {
 
 /// `analyze --format json`: every rule set of the run, and where the
 /// reports went.
-pub fn analyses(analyses: &[Analysis], files: usize, folder: &str) -> Json {
+pub fn analyses(analyses: &[Analysis], style: Style, files: usize, folder: &str) -> Json {
     json!({
         "schema": SCHEMA,
-        "rule_sets": analyses.iter().map(analysis).collect::<Vec<_>>(),
+        "rule_sets": analyses.iter().map(|a| analysis(a, style)).collect::<Vec<_>>(),
         "reports": { "files": files, "folder": folder },
     })
 }
