@@ -67,6 +67,19 @@ pub struct Analysis {
 
 /// Solves every hand the pack deals; `tick` is called once per hand solved
 /// (from any thread) with the rule set it was solved under, for progress.
+///
+/// ```
+/// use prime_solve::Rules;
+/// use prime_solve::analysis::analyze;
+///
+/// // The rules as written: every three-card deal makes a prime.
+/// let a = analyze(Rules::default(), 3, &|_| {})?;
+/// assert_eq!(a.failing().count(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SolveError::Memory`] when the search does not fit the budget.
 pub fn analyze(
     rules: Rules,
     cards: usize,

@@ -120,6 +120,18 @@ pub enum Card {
 impl Card {
     /// Parses a command-line token (case-insensitive): `7`, `13`, `QH`,
     /// `10s`, `7♦`, `T`, `JK`, `joker`, `*`.
+    ///
+    /// ```
+    /// use prime_solve::{Card, Faces, Hand};
+    ///
+    /// let cards: Vec<Card> = ["QH", "7", "JK"].iter().map(|t| Card::parse(t)).collect::<Result<_, _>>()?;
+    /// let hand = Hand::from_cards(&cards, Faces::Rank)?;
+    /// assert_eq!(hand.values(), vec![7, 12, 12]); // the Joker copies the queen
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CardError::BadToken`] for anything that is not a card.
     pub fn parse(token: &str) -> Result<Card, CardError> {
         let bad = || CardError::BadToken {
             token: token.to_string(),

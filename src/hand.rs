@@ -26,7 +26,10 @@ pub struct Hand(u64);
 
 impl Hand {
     /// The hand holding exactly these values (each 1-13, at most six).
-    /// Panics on values out of range: callers validate tokens first.
+    ///
+    /// # Panics
+    /// On more than six values or a value outside 1-13: callers validate
+    /// tokens first ([`Card::parse`], [`Hand::from_cards`]).
     pub fn from_values(values: &[u8]) -> Hand {
         assert!(values.len() <= MAX_CARDS, "too many cards");
         let mut hand = Hand(0);
@@ -41,6 +44,10 @@ impl Hand {
     /// provided the 54-card pack can deal them: at most two Jokers, no card
     /// named twice, at most four of a rank, and no more cards of a value than
     /// the pack has (see [`Hand::check_dealable`]).
+    ///
+    /// # Errors
+    /// A [`HandError`] saying why the pack cannot deal these cards, or
+    /// that a card token is not a card under `faces`.
     pub fn from_cards(cards: &[Card], faces: Faces) -> Result<Hand, HandError> {
         let hand = Self::resolve(cards, faces, false)?;
         check_named_cards(cards)?;

@@ -65,6 +65,21 @@ impl Fault {
 const CARD_SLOTS: usize = MAX_CARD_VALUE as usize + 1;
 
 /// Rules on `claim` for `hand`: the prime it makes, or the first fault.
+///
+/// ```
+/// use prime_solve::{Fault, Hand, Rules, check};
+///
+/// let hand = Hand::from_values(&[4, 6, 8]);
+/// assert_eq!(check(hand, "(6 x 4) / 8", &Rules::default()), Ok(3));
+/// let fault = check(hand, "6 * 8 / 4", &Rules::default()).unwrap_err();
+/// assert_eq!(fault.kind(), "not-prime");
+/// # let _: Fault = fault;
+/// ```
+///
+/// # Errors
+/// The first [`Fault`] in the order the referee checks: the claim parses,
+/// uses each card once, is exact and within the bound, uses only allowed
+/// operations, is prime, and is within the ceiling.
 pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     let claim = Claim::parse(claim)?;
     check_cards(hand, &claim, rules)?;

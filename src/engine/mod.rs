@@ -38,6 +38,22 @@ pub struct Solver {
 }
 
 impl Solver {
+    /// A solver for `rules`, charging its tables to the process's memory
+    /// budget ([`Budget::process`]).
+    ///
+    /// ```
+    /// use prime_solve::{Hand, Rules, Solver};
+    ///
+    /// let solver = Solver::new(Rules::default())?;
+    /// let solution = solver.solve(Hand::from_values(&[4, 6, 8]))?;
+    /// assert_eq!(solution.primes(), vec![2, 3]);
+    /// let witness = solution.witness(3).expect("3 is reached");
+    /// assert_eq!(witness.render(true), "(6 * 4) / 8");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// When the rules are inconsistent ([`Rules::validate`]).
     pub fn new(rules: Rules) -> Result<Solver, RulesError> {
         rules.validate()?;
         let ops = BinOp::ALL
@@ -64,9 +80,13 @@ impl Solver {
     }
 
     /// Refuses hands whose tables would hold more than `limit` values
-    /// (default [`MAX_TABLE_VALUES`]).
+    /// (at most, and by default, [`MAX_TABLE_VALUES`]: a table's entries
+    /// are indexed by `u32`).
     pub fn with_value_limit(self, limit: usize) -> Solver {
-        Solver { limit, ..self }
+        Solver {
+            limit: limit.min(MAX_TABLE_VALUES),
+            ..self
+        }
     }
 
     pub fn rules(&self) -> &Rules {
@@ -134,6 +154,9 @@ impl Solver {
 
     /// Computes, once and in parallel, the tables of every proper sub-hand
     /// of these hands, so that solving each of them builds only its own.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the tables would pass the budget.
     pub fn prepare(&mut self, hands: &[Hand]) -> Result<(), SolveError> {
         let mut pending: Vec<Hand> = hands
             .iter()
@@ -171,6 +194,10 @@ impl Solver {
 
     /// Every value `hand` reaches. Sub-hands not prepared are built here
     /// and kept with the solution.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the tables would pass the budget, and
+    /// [`SolveError::TooLarge`] past the value limit.
     pub fn solve(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
         self.solve_with(hand, false)
     }
@@ -178,6 +205,19 @@ impl Solver {
     /// The primes `hand` reaches, with the same witnesses as [`Solver::solve`],
     /// but without listing every other value when a faster targeted search
     /// applies (see [`Solution::values`]).
+    ///
+    /// ```
+    /// use prime_solve::{Faces, Hand, Rules, Solver};
+    ///
+    /// let rank = Rules { faces: Faces::Rank, ..Rules::default() };
+    /// let solver = Solver::new(rank)?;
+    /// // 5 8 Q makes no prime up to 97 when Q counts 12.
+    /// assert!(solver.solve_primes(Hand::from_values(&[5, 8, 12]))?.primes().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
     pub fn solve_primes(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
         self.solve_with(hand, true)
     }

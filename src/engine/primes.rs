@@ -85,7 +85,8 @@ impl Build<'_> {
             |((_, level, arg, _), mut step)| {
                 if let How::Unary { arg: index, .. } = &mut step.how {
                     debug_assert_eq!(level, 1);
-                    *index = arg_layer.find(arg).expect("a kept argument") as u32;
+                    let i = arg_layer.find(arg).expect("a kept argument");
+                    *index = u32::try_from(i).expect("a table holds at most MAX_TABLE_VALUES");
                 }
                 step
             },

@@ -171,7 +171,7 @@ impl Operand {
     pub(super) fn at(sub: u8, layer: &Layer, index: usize) -> Operand {
         Operand {
             sub,
-            index: index as u32,
+            index: u32::try_from(index).expect("a table holds at most MAX_TABLE_VALUES"),
             value: layer.values[index],
             step: layer.steps[index],
         }
@@ -312,7 +312,8 @@ impl Build<'_> {
                                 how: How::Unary {
                                     f,
                                     level,
-                                    arg: i as u32,
+                                    arg: u32::try_from(i)
+                                        .expect("a table holds at most MAX_TABLE_VALUES"),
                                 },
                             },
                         ),

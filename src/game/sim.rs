@@ -66,6 +66,28 @@ impl Simulation {
 }
 
 /// Plays every game; `tick` is called after each (from any thread).
+///
+/// ```
+/// use prime_solve::game::{Model, Simulation, Timing, simulate};
+/// use prime_solve::Rules;
+///
+/// let sim = Simulation {
+///     rules: Rules::default(),
+///     players: vec![Model::EXPERT, Model::CLUB, Model::NOVICE],
+///     two_player: false,
+///     games: 20,
+///     seed: 1,
+///     max_turns: 5000,
+///     timing: Timing::default(),
+/// };
+/// let records = simulate(&sim, &|| {})?;
+/// assert_eq!(records.len(), 20);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`SimError`] for a line-up the game cannot seat, or a call book that
+/// does not fit the memory budget.
 pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record>, SimError> {
     sim.validate()?;
     let book = CallBook::new(sim.rules, &sim.hand_sizes())?;
