@@ -80,6 +80,9 @@ pub struct Analysis {
 ///
 /// # Errors
 /// [`SolveError::Memory`] when the search does not fit the budget.
+///
+/// # Panics
+/// Never: `analyze_all` gives one analysis per rule set.
 pub fn analyze(
     rules: Rules,
     cards: usize,
@@ -93,6 +96,12 @@ pub fn analyze(
 /// once per hand and rule set. Rule sets that differ only in the ceiling on
 /// primes share one search under the widest ceiling: a prime's simplest
 /// witness does not depend on the ceiling, so each set keeps its primes.
+///
+/// # Errors
+/// [`SolveError::Memory`] when a search does not fit the budget.
+///
+/// # Panics
+/// Never: every prime found has a witness.
 pub fn analyze_all(
     rule_sets: &[Rules],
     cards: usize,

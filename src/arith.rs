@@ -1,6 +1,13 @@
 //! Exact integer arithmetic on card values: every operation the rules allow,
 //! checked, with "does not exist" and "beyond the bound" kept apart.
 
+// Numbers in the engine are exact: every narrowing cast is checked.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
+
 use serde::{Deserialize, Serialize};
 
 /// Every value the solver handles. Values are bounded by `|v| <= u64::MAX`,
@@ -97,10 +104,10 @@ fn mul(a: Value, b: Value, bound: u64) -> Eval {
             let size = u128::from(x) * u128::from(y);
             if size > u128::from(bound) {
                 Eval::Pruned
-            } else if (a < 0) == (b < 0) {
-                Eval::Exact(size as Value)
             } else {
-                Eval::Exact(-(size as Value))
+                // Within the bound, a u64: it fits an i128.
+                let size = Value::try_from(size).expect("within a u64 bound");
+                Eval::Exact(if (a < 0) == (b < 0) { size } else { -size })
             }
         }
         _ => Eval::bounded(a.checked_mul(b), bound),
@@ -133,8 +140,10 @@ fn pow(base: Value, exp: Value, bound: u64) -> Eval {
         0 | 1 => Eval::Exact(base),
         -1 => Eval::Exact(if exp % 2 == 0 { 1 } else { -1 }),
         // |base| >= 2: 2^64 already exceeds every bound.
-        _ if exp >= 64 => Eval::Pruned,
-        _ => Eval::bounded(base.checked_pow(exp as u32), bound),
+        _ => match u32::try_from(exp) {
+            Ok(e) if e < 64 => Eval::bounded(base.checked_pow(e), bound),
+            _ => Eval::Pruned,
+        },
     }
 }
 
@@ -167,6 +176,7 @@ fn root(x: Value, n: Value) -> Option<Value> {
     if n > bits {
         return None; // 1 < root < 2
     }
+    let exponent = u32::try_from(n).expect("n <= bits < 64");
     // Cheap necessary conditions first: an n-th power is a square when n is
     // even, a cube when 3 divides n, a fifth power when 5 does, and those
     // leave only a few residues (squares mod 64, cubes mod 63, fifth powers
@@ -181,18 +191,18 @@ fn root(x: Value, n: Value) -> Option<Value> {
         x.isqrt()
     } else {
         // The root lies in [2^(bits/n), 2^(bits/n + 1)).
-        let shift = (bits / n) as u32;
+        let shift = u32::try_from(bits / n).expect("below 128");
         let (mut lo, mut hi) = (1u64 << shift, 1u64 << (shift + 1));
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
-            match mid.checked_pow(n as u32) {
+            match mid.checked_pow(exponent) {
                 Some(p) if p <= x => lo = mid,
                 _ => hi = mid,
             }
         }
         lo
     };
-    (r.checked_pow(n as u32) == Some(x)).then_some(r as Value)
+    (r.checked_pow(exponent) == Some(x)).then_some(Value::from(r))
 }
 
 /// A unary function from the "other functions" house rule. The order of

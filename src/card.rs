@@ -162,6 +162,9 @@ impl Card {
     }
 
     /// The value this card counts, or `None` for a Joker (it copies another).
+    ///
+    /// # Errors
+    /// [`CardError`] for a card `faces` cannot count (a face card without its suit under `suit`, or a value the faces do not deal).
     pub fn value(self, faces: Faces) -> Result<Option<u8>, CardError> {
         let value = match self {
             Card::Joker => return Ok(None),

@@ -1,6 +1,13 @@
 //! The 54-card pack and the deal: every hand of k cards it can produce,
 //! with exact deal counts (cards drawn without replacement).
 
+// Numbers in the engine are exact: every narrowing cast is checked.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
+
 use std::collections::BTreeMap;
 
 use crate::card::{Card, Rank, Suit};
@@ -24,6 +31,9 @@ pub fn pack() -> Vec<Card> {
 
 /// How many cards of the pack count each value 1-13 under `faces`
 /// (index 0 unused), Jokers apart.
+///
+/// # Panics
+/// Never: every card of the pack has a value under every faces.
 pub fn cards_per_value(faces: Faces) -> [u64; MAX_CARD_VALUE as usize + 1] {
     let mut per_value = [0u64; MAX_CARD_VALUE as usize + 1];
     for suit in Suit::ALL {
@@ -89,7 +99,7 @@ fn collect(
         return;
     }
     let available = per_value[usize::from(value)];
-    for take in 0..=left.min(available as usize) {
+    for take in 0..=left.min(usize::try_from(available).expect("at most 54 cards")) {
         chosen.extend(std::iter::repeat_n(value, take));
         let ways = ways * binomial(available, take as u64);
         collect(value + 1, left - take, per_value, jokers, ways, chosen, out);

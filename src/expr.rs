@@ -1,6 +1,13 @@
 //! Expression trees over card values: evaluation, the cost that makes one
 //! witness simpler than another, and printing with minimal parentheses.
 
+// Numbers in the engine are exact: every narrowing cast is checked.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
+
 use std::fmt::Write as _;
 
 use crate::arith::{BinOp, Eval, Func, juxtapose};
@@ -133,11 +140,14 @@ impl Cost {
     }
 
     /// Juxtaposing `n` cards costs `n - 1` operations of weight 3.
+    ///
+    /// # Panics
+    /// On more than 256 cards (a hand has at most six).
     pub fn join(n: usize) -> Cost {
-        let joins = n.saturating_sub(1);
+        let joins = u8::try_from(n.saturating_sub(1)).expect("at most 6 cards");
         Cost {
-            ops: joins as u8,
-            weight: 3 * joins as u16,
+            ops: joins,
+            weight: 3 * u16::from(joins),
             ..Cost::default()
         }
     }

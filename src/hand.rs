@@ -1,6 +1,13 @@
 //! A hand: the multiset of values on the visible cards (1 to 6 of them),
 //! stored as one count per value so that sub-hands are cheap to enumerate.
 
+// Numbers in the engine are exact: every narrowing cast is checked.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
+
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -59,6 +66,9 @@ impl Hand {
     /// whether or not the pack can deal them: any number of each card, and
     /// bare values 1-13 under any faces (five 2s, three Jokers, 12 under
     /// `five`).
+    ///
+    /// # Errors
+    /// [`HandError`] for no cards, too many, or Jokers only.
     pub fn from_any_cards(cards: &[Card], faces: Faces) -> Result<Hand, HandError> {
         Self::resolve(cards, faces, true)
     }
@@ -89,6 +99,12 @@ impl Hand {
     /// Whether the pack deals these values under `faces` (some deal gives
     /// this hand): no more cards of a value than the pack has, except that
     /// the highest value may add the two Jokers, which copy it.
+    ///
+    /// # Errors
+    /// The [`HandError`] saying what the pack cannot deal.
+    ///
+    /// # Panics
+    /// Never: the pack's counts are small.
     pub fn check_dealable(self, faces: Faces) -> Result<(), HandError> {
         let per_value = cards_per_value(faces);
         let Some(highest) = (1..=MAX_CARD_VALUE).rev().find(|&v| self.count(v) > 0) else {
@@ -97,11 +113,12 @@ impl Hand {
         for v in 1..=highest {
             let jokers = if v == highest { JOKERS } else { 0 };
             let in_pack = per_value[usize::from(v)] + jokers;
-            if self.count(v) as u64 > in_pack {
+            let in_pack = usize::try_from(in_pack).expect("at most 54 cards");
+            if self.count(v) > in_pack {
                 return Err(HandError::TooManyOfValue {
                     value: v,
                     named: self.count(v),
-                    in_pack: in_pack as usize,
+                    in_pack,
                 });
             }
         }

@@ -20,6 +20,10 @@ impl Ratio {
     pub const ZERO: Ratio = Ratio { num: 0, den: 1 };
     pub const ONE: Ratio = Ratio { num: 1, den: 1 };
 
+    /// The fraction `num/den` in lowest terms.
+    ///
+    /// # Panics
+    /// When `den` is 0.
     pub fn new(num: u128, den: u128) -> Ratio {
         assert!(den > 0, "zero denominator");
         let g = gcd(num, den).max(1);

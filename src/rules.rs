@@ -151,6 +151,10 @@ pub const MAX_FUNCTION_DEPTH: u8 = 3;
 
 impl Rules {
     /// Checks that the rules make sense together.
+    ///
+    /// # Errors
+    /// [`RulesError`] for a function depth outside 1 to
+    /// [`MAX_FUNCTION_DEPTH`], a value bound below 13 or a ceiling below 2.
     pub fn validate(&self) -> Result<(), RulesError> {
         if !(1..=MAX_FUNCTION_DEPTH).contains(&self.function_depth) {
             return Err(RulesError::FunctionDepth(self.function_depth));

@@ -69,6 +69,12 @@ impl Claim {
     /// let err = Claim::parse("[6 * 4) / 8").unwrap_err();
     /// assert_eq!(err.column, 7);
     /// ```
+    ///
+    /// # Errors
+    /// A [`ParseError`] with the column of the first problem, including a claim nested deeper than [`MAX_CLAIM_DEPTH`].
+    ///
+    /// # Panics
+    /// Never: the parser's own stack holds what it reads.
     pub fn parse(input: &str) -> Result<Claim, ParseError> {
         parser::parse(token::tokenize(input)?)
     }

@@ -188,7 +188,7 @@ fn whole_number(s: &str, min: u64, max: u64, why: &str) -> Result<u64, String> {
 
 fn parse_function_depth(s: &str) -> Result<u8, String> {
     let max = prime_solve::rules::MAX_FUNCTION_DEPTH;
-    whole_number(s, 1, u64::from(max), "").map(|d| d as u8)
+    whole_number(s, 1, u64::from(max), "").map(|d| u8::try_from(d).expect("at most the maximum"))
 }
 
 fn parse_max_prime(s: &str) -> Result<u64, String> {

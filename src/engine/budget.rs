@@ -73,6 +73,9 @@ impl Budget {
 
     /// Charges `bytes`, or refuses if they would take the budget past its
     /// limit (nothing is charged then).
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the charge would pass the limit.
     pub fn charge(self: &Arc<Self>, bytes: u64) -> Result<Charge, SolveError> {
         let limit = self.limit();
         let mut used = self.used.load(Ordering::Relaxed);
@@ -260,6 +263,9 @@ impl fmt::Display for Bytes {
 /// Reads a size: a number of bytes with an optional unit K, M, G, T
 /// (powers of 1024, an optional `B` or `iB` after it), e.g. `4G`, `512M`,
 /// `1.5GiB`, `2000000`.
+///
+/// # Errors
+/// A message saying what to write instead, for anything else.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let split = t
@@ -287,7 +293,13 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     if bytes < 1.0 || bytes >= u64::MAX as f64 {
         return Err(format!("`{text}` is out of range: give at least one byte"));
     }
-    Ok(bytes as u64)
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "checked above to lie in 1..2^64"
+    )]
+    let bytes = bytes as u64;
+    Ok(bytes)
 }
 
 #[cfg(test)]

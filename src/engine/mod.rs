@@ -2,6 +2,13 @@
 //! every value each reaches with its simplest witness, tables shared
 //! between hands so that a sweep computes each sub-hand once.
 
+// Numbers in the engine are exact: every narrowing cast is checked.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap
+)]
+
 mod budget;
 mod primes;
 mod table;
@@ -149,7 +156,13 @@ impl Solver {
                 b * (b / a).powi(steps) * count as f64 * per_value
             })
             .sum();
-        self.budget.foresee(bytes.min(u64::MAX as f64) as u64)
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a non-negative estimate, saturating at u64::MAX"
+        )]
+        let bytes = bytes.min(u64::MAX as f64) as u64;
+        self.budget.foresee(bytes)
     }
 
     /// Computes, once and in parallel, the tables of every proper sub-hand

@@ -108,6 +108,12 @@ impl Build<'_> {
     /// rules or the tables need the full search (functions, powers, values
     /// that could leave the bound or 62 bits, or tables too long for the
     /// positions of `Scan`).
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "values are checked to fit 62 bits (`in_bound`), primes to lie in 2..=max, indexes below 2^24"
+    )]
     pub fn targeted_primes<'t>(
         &self,
         hand: Hand,
@@ -236,6 +242,12 @@ fn reciprocals() -> &'static [u64] {
 /// `n / d` when `d` divides `n` exactly (d > 0). Small operands multiply by
 /// a reciprocal, which is exact for n < 2^32 and d < 2^12 (the error term
 /// n·(m − 2^64/d)/2^64 stays below 1/d), instead of a slow division.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are checked to fit 62 bits (`in_bound`), primes to lie in 2..=max, indexes below 2^24"
+)]
 fn exact_quotient(n: u64, d: u64) -> Option<u64> {
     let q = if d == 1 {
         n
@@ -268,6 +280,12 @@ struct Scan<'a> {
 /// The operators of the targeted search, in the full table's order.
 const FOUR: [BinOp; 4] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div];
 
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    reason = "values are checked to fit 62 bits (`in_bound`), primes to lie in 2..=max, indexes below 2^24"
+)]
 impl Scan<'_> {
     fn hit(&self, r: i64) -> bool {
         (2..=self.max).contains(&r) && self.wanted[r as usize]

@@ -128,7 +128,10 @@ pub(super) struct Split {
 /// larger part first, then by the parts' keys.
 pub(super) fn splits(hand: Hand) -> Vec<Split> {
     let subs = hand.proper_sub_hands();
-    let index = |h: Hand| subs.iter().position(|&s| s == h).expect("sub-hand") as u8;
+    let index = |h: Hand| {
+        let i = subs.iter().position(|&s| s == h).expect("sub-hand");
+        u8::try_from(i).expect("a hand of at most 6 cards has fewer than 64 sub-hands")
+    };
     let mut out: Vec<Split> = subs
         .iter()
         .map(|&a| (a, hand.minus(a)))

@@ -67,6 +67,12 @@ pub struct CallBook {
 
 impl CallBook {
     /// Solves every hand of each size in `sizes` that the pack deals.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the hands' tables do not fit the budget.
+    ///
+    /// # Panics
+    /// Never: every prime found has a witness.
     pub fn new(rules: Rules, sizes: &[usize]) -> Result<CallBook, SolveError> {
         let mut solver = Solver::new(rules)?;
         let mut all: Vec<Hand> = Vec::new();

@@ -34,6 +34,9 @@ pub struct Simulation {
 
 impl Simulation {
     /// Checks the number of players for the kind of game.
+    ///
+    /// # Errors
+    /// [`SimError`] for a line-up the game cannot seat or nothing to play.
     pub fn validate(&self) -> Result<(), SimError> {
         let n = self.players.len();
         let ok = if self.two_player {
@@ -121,6 +124,10 @@ pub struct Spread {
 }
 
 impl Spread {
+    /// Mean, median, percentiles and maximum of `xs`; `None` for none.
+    ///
+    /// # Panics
+    /// Never: `xs` is not empty past the check.
     pub fn of(mut xs: Vec<u32>) -> Option<Spread> {
         if xs.is_empty() {
             return None;

@@ -18,6 +18,10 @@ pub const COLUMNS: [&str; 10] = [
     "pruned",
 ];
 
+/// `hands.csv`: one row per hand, sorted (columns in the README).
+///
+/// # Panics
+/// Never: the table is written to memory.
 pub fn hands(a: &Analysis, style: Style) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record(COLUMNS).expect("writing to memory");

@@ -20,6 +20,9 @@ pub const SCHEMA: u32 = 1;
 
 /// The rules as an object, with `max_value_text` (and `max_prime_text`
 /// when there is a ceiling) beside the exact numbers.
+///
+/// # Panics
+/// Never: the rules always serialize.
 pub fn rules(r: &crate::rules::Rules) -> Json {
     let mut j = serde_json::to_value(r).expect("rules serialize");
     j["max_value_text"] = json!(r.max_value.to_string());

@@ -11,6 +11,9 @@ use crate::words::plural;
 pub const LENGTH_SVG: &str = "game-length.svg";
 
 /// One row per game, in game order.
+///
+/// # Panics
+/// Never: the table is written to memory.
 pub fn games_csv(sim: &Simulation, records: &[Record]) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record([

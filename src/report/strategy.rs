@@ -116,6 +116,9 @@ fn write_grid(a: &Analysis, out: &mut String) -> std::fmt::Result {
 }
 
 /// The per-hand table as CSV.
+///
+/// # Panics
+/// Never: the table is written to memory.
 pub fn csv(a: &Analysis, style: Style) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record([

@@ -32,6 +32,9 @@ use super::File;
 
 /// Writes `contents` to what `path` names (see the module documentation):
 /// on failure a regular file at `path` is left as it was.
+///
+/// # Errors
+/// The I/O error of the first step that failed, with the path.
 pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
     let call = Call::new();
     let result = prepare(path, contents, &call).and_then(|step| step.commit(&call, true));
@@ -42,6 +45,9 @@ pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// file's first path component is a folder replaced as a whole (a rule
 /// set's folder) or a top-level file; top-level files are renamed into
 /// place last, in the order given. On failure `dir` is left as it was.
+///
+/// # Errors
+/// The I/O error of the first step that failed; `dir` is then as it was.
 pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
     let call = Call::new();
     let (dir, created) = ensure_folder(dir)?;
