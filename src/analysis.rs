@@ -17,20 +17,20 @@ use crate::rules::Rules;
 
 /// A prime and the simplest way to call it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Call {
+pub struct Witnessed {
     pub prime: Value,
     /// Kept as an expression until a report prints it in its style.
     pub witness: Expr,
 }
 
-impl Call {
+impl Witnessed {
     /// The witness as printed in `style`.
     pub fn say(&self, style: Style) -> String {
         self.witness.render_with(style)
     }
 
     /// The prime and the witness as two CSV fields, both empty for no call.
-    pub fn fields(call: Option<&Call>, style: Style) -> [String; 2] {
+    pub fn fields(call: Option<&Witnessed>, style: Style) -> [String; 2] {
         call.map_or([String::new(), String::new()], |c| {
             [c.prime.to_string(), c.say(style)]
         })
@@ -46,9 +46,9 @@ pub struct HandResult {
     /// Every prime it makes, ascending.
     pub primes: Vec<Value>,
     /// The highest prime, and how.
-    pub highest: Option<Call>,
+    pub highest: Option<Witnessed>,
     /// The prime with the simplest witness (the smaller prime on a tie).
-    pub simplest: Option<Call>,
+    pub simplest: Option<Witnessed>,
     pub pruned: u64,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
@@ -173,7 +173,7 @@ fn analyze_group(
 fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandResult>, SolveError> {
     let solution = solver.solve_primes(dealt.hand)?;
     let all = solution.primes();
-    let call = |p: Value| Call {
+    let call = |p: Value| Witnessed {
         prime: p,
         witness: solution.witness(p).expect("reached"),
     };
@@ -272,13 +272,13 @@ impl Analysis {
 
     /// The highest prime any hand makes, with its hand and witness (the
     /// first such hand in order).
-    pub fn highest(&self) -> Option<(&HandResult, &Call)> {
+    pub fn highest(&self) -> Option<(&HandResult, &Witnessed)> {
         self.hands
             .iter()
             .filter_map(|h| h.highest.as_ref().map(|c| (h, c)))
             .fold(
                 None,
-                |best: Option<(&HandResult, &Call)>, (h, c)| match best {
+                |best: Option<(&HandResult, &Witnessed)>, (h, c)| match best {
                     Some((_, b)) if b.prime >= c.prime => best,
                     _ => Some((h, c)),
                 },

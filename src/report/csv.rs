@@ -1,6 +1,6 @@
 //! `hands.csv`: one row per hand, sorted by hand.
 
-use crate::analysis::{Analysis, Call};
+use crate::analysis::{Analysis, Witnessed};
 use crate::expr::Style;
 use crate::report::list;
 
@@ -27,8 +27,8 @@ pub fn hands(a: &Analysis, style: Style) -> String {
     out.write_record(COLUMNS).expect("writing to memory");
     for h in &a.hands {
         let weight = a.weight(h);
-        let [hp, hw] = Call::fields(h.highest.as_ref(), style);
-        let [sp, sw] = Call::fields(h.simplest.as_ref(), style);
+        let [hp, hw] = Witnessed::fields(h.highest.as_ref(), style);
+        let [sp, sw] = Witnessed::fields(h.simplest.as_ref(), style);
         out.write_record([
             h.hand.to_string(),
             weight.to_string(),

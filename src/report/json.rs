@@ -8,7 +8,7 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::analysis::{Analysis, Call};
+use crate::analysis::{Analysis, Witnessed};
 use crate::arith::Value;
 use crate::expr::Style;
 use crate::game::sim::{Simulation, Spread, Summary};
@@ -52,7 +52,7 @@ pub fn ratio(r: Ratio) -> Json {
 }
 
 /// A call: `prime`, `prime_text`, `witness`.
-pub fn call(c: &Call, style: Style) -> Json {
+pub fn call(c: &Witnessed, style: Style) -> Json {
     json!({
         "prime": c.prime,
         "prime_text": c.prime.to_string(),

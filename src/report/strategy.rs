@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::analysis::{Analysis, Call, HandResult};
+use crate::analysis::{Analysis, HandResult, Witnessed};
 use crate::arith::Value;
 use crate::expr::Style;
 use crate::hand::Hand;
@@ -18,7 +18,7 @@ pub fn markdown(a: &Analysis, style: Style) -> String {
 }
 
 fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
-    let call = |c: Option<&Call>| {
+    let call = |c: Option<&Witnessed>| {
         c.map_or("none".to_string(), |c| {
             format!("{} = {}", c.prime, c.say(style))
         })
@@ -131,8 +131,8 @@ pub fn csv(a: &Analysis, style: Style) -> String {
     ])
     .expect("writing to memory");
     for h in &a.hands {
-        let [bp, bc] = Call::fields(h.highest.as_ref(), style);
-        let [qp, qc] = Call::fields(h.simplest.as_ref(), style);
+        let [bp, bc] = Witnessed::fields(h.highest.as_ref(), style);
+        let [qp, qc] = Witnessed::fields(h.simplest.as_ref(), style);
         out.write_record([h.hand.to_string(), a.weight(h).to_string(), bp, bc, qp, qc])
             .expect("writing to memory");
     }

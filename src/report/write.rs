@@ -36,7 +36,7 @@ use super::File;
 /// # Errors
 /// The I/O error of the first step that failed, with the path.
 pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let call = Call::new();
+    let call = WriteRun::new();
     let result = prepare(path, contents, &call).and_then(|step| step.commit(&call, true));
     call.finish(result)
 }
@@ -49,7 +49,7 @@ pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// # Errors
 /// The I/O error of the first step that failed; `dir` is then as it was.
 pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
-    let call = Call::new();
+    let call = WriteRun::new();
     let (dir, created) = ensure_folder(dir)?;
     let written = write_into(&dir, files, &call);
     let result = call.finish(written);
@@ -60,7 +60,7 @@ pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
     result
 }
 
-fn write_into(dir: &Path, files: &[File], call: &Call) -> io::Result<()> {
+fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
     // Group by first component: folders to swap whole, then plain files.
     let mut folders: BTreeMap<PathBuf, Vec<(PathBuf, &[u8])>> = BTreeMap::new();
     let mut order: Vec<PathBuf> = Vec::new();
@@ -213,7 +213,7 @@ enum Step<'a> {
     Direct { target: PathBuf, contents: &'a [u8] },
 }
 
-fn prepare<'a>(path: &Path, contents: &'a [u8], call: &Call) -> io::Result<Step<'a>> {
+fn prepare<'a>(path: &Path, contents: &'a [u8], call: &WriteRun) -> io::Result<Step<'a>> {
     let target = match resolve(path)? {
         Target::Direct(target) => return Ok(Step::Direct { target, contents }),
         Target::Folder(p) => {
@@ -247,7 +247,11 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &Call) -> io::Result<Step<
 }
 
 /// Builds the folder that goes to `place` under a temporary name beside it.
-fn stage_folder<'a>(place: &Path, files: &[(PathBuf, &[u8])], call: &Call) -> io::Result<Step<'a>> {
+fn stage_folder<'a>(
+    place: &Path,
+    files: &[(PathBuf, &[u8])],
+    call: &WriteRun,
+) -> io::Result<Step<'a>> {
     let staged = temp_name(place, "tmp", call.0)?;
     let mut pending = lock();
     pending.temps.push((call.0, staged.clone()));
@@ -277,7 +281,7 @@ fn create_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 impl Step<'_> {
     /// Puts the write in place. With `last`, this completes the call: the
     /// swapped folders can no longer be swapped back.
-    fn commit(self, call: &Call, last: bool) -> io::Result<()> {
+    fn commit(self, call: &WriteRun, last: bool) -> io::Result<()> {
         match self {
             Step::Direct { target, contents } => {
                 // Not under the lock: opening a FIFO waits for a reader,
@@ -482,12 +486,12 @@ pub fn abandon() -> Abandoned {
 pub struct Abandoned(#[allow(dead_code)] MutexGuard<'static, Pending>);
 
 /// One call of `write_file` or `write_files`: its entries in `Pending`.
-struct Call(u64);
+struct WriteRun(u64);
 
-impl Call {
-    fn new() -> Call {
+impl WriteRun {
+    fn new() -> WriteRun {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        Call(NEXT.fetch_add(1, Ordering::Relaxed))
+        WriteRun(NEXT.fetch_add(1, Ordering::Relaxed))
     }
 
     /// On failure, undoes this call; in any case removes its temporaries
