@@ -54,6 +54,11 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve simulate\n  prime-solve simulate --players expert,club,novice --games 5000\n  prime-solve simulate --two-player --players expert,novice --out /tmp/duel\n  prime-solve simulate --study reports/simulation.md"
     )]
     Simulate(SimulateArgs),
+    /// A drill: deal hands, time your calls, see every answer and a score.
+    #[command(
+        after_help = "Examples:\n  prime-solve practice\n  prime-solve practice --rounds 20 --faces rank --time-limit 30 --history drill.csv\n  prime-solve practice --history drill.csv --stats\n  printf '6*4/8\\n\\n' | prime-solve practice --seed 1 --rounds 2 --format json"
+    )]
+    Practice(PracticeArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -413,4 +418,47 @@ pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Han
     } else {
         Hand::from_cards(&cards, faces)?
     })
+}
+
+#[derive(Args)]
+pub struct PracticeArgs {
+    /// How many hands to deal.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000), allow_negative_numbers = true)]
+    pub rounds: u32,
+    /// Cards per hand (2-6).
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
+    pub cards: u8,
+    /// The seed of the deal: the same seed deals the same hands [default: from the clock].
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Seconds to answer; when they run out the hand counts as a pass.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<f64>,
+    /// Deal only hard hands: the simplest witness weighs 4 or more (e.g. two
+    /// × or ÷), or the hand makes at most two primes.
+    #[arg(long)]
+    pub hard: bool,
+    /// Append one CSV row per hand to FILE (time, cards, hand, rules, claim,
+    /// verdict, seconds, best prime).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Print a summary of the --history FILE and stop.
+    #[arg(long, requires = "history")]
+    pub stats: bool,
+    /// Read the replies from FILE instead of the keyboard: one `MS CLAIM` or
+    /// `MS pass` a line, typed MS milliseconds after the hand is shown.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// A time in seconds, more than 0 and at most a day.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err("use a number of seconds above 0 and at most 86400, e.g. 30 or 12.5".into()),
+    }
 }

@@ -4,9 +4,11 @@
 mod analyze;
 mod args;
 mod check;
+mod practice;
 mod query;
 mod simulate;
 mod table;
+mod term;
 
 use std::io::{self, IsTerminal, Write};
 
@@ -29,7 +31,7 @@ impl Command {
             Command::Analyze(a) => Some(&a.memory),
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
-            Command::Check(_) => None,
+            Command::Check(_) | Command::Practice(_) => None,
         }
     }
 }
@@ -54,6 +56,7 @@ pub fn run() -> ExitCode {
         Command::Analyze(a) => analyze::run(&a),
         Command::Table(a) => table::run(&a),
         Command::Simulate(a) => simulate::run(&a),
+        Command::Practice(a) => practice::run(&a),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
@@ -150,7 +153,7 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
 /// One step of a progress bar; the memory in use is refreshed now and then.
 pub fn tick(bar: &ProgressBar) {
     bar.inc(1);
-    if bar.position() % 64 == 0 && !bar.is_hidden() {
+    if bar.position().is_multiple_of(64) && !bar.is_hidden() {
         bar.set_message(memory_in_use());
     }
 }

@@ -252,11 +252,9 @@ fn mean_len<'t, 'h>(
     hands: impl Iterator<Item = &'h Hand>,
     get: impl Fn(&Hand) -> Option<&'t Table>,
 ) -> Option<f64> {
-    let (sum, n) = hands
-        .filter_map(|h| get(h))
-        .fold((0.0, 0u32), |(sum, n), t| {
-            (sum + t.merged.values.len() as f64, n + 1)
-        });
+    let (sum, n) = hands.filter_map(get).fold((0.0, 0u32), |(sum, n), t| {
+        (sum + t.merged.values.len() as f64, n + 1)
+    });
     (n > 0).then(|| sum / f64::from(n))
 }
 
