@@ -59,6 +59,11 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve practice\n  prime-solve practice --rounds 20 --faces rank --time-limit 30 --history drill.csv\n  prime-solve practice --history drill.csv --stats\n  printf '6*4/8\\n\\n' | prime-solve practice --seed 1 --rounds 2 --format json"
     )]
     Practice(PracticeArgs),
+    /// Draw a printable crib sheet: every hand's best prime and quickest call.
+    #[command(
+        after_help = "Examples:\n  prime-solve crib --out crib.pdf\n  prime-solve crib --faces rank --out reports/crib-rank.pdf\n  prime-solve crib --powers --paper letter --out crib.svg"
+    )]
+    Crib(CribArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -461,4 +466,26 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
         Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
         _ => Err("use a number of seconds above 0 and at most 86400, e.g. 30 or 12.5".into()),
     }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaperArg {
+    /// 210 × 297 mm.
+    A4,
+    /// 8.5 × 11 in.
+    Letter,
+}
+
+#[derive(Args)]
+pub struct CribArgs {
+    /// The file to write: FILE.pdf or FILE.svg (written atomically).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub out: PathBuf,
+    /// The paper size.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: PaperArg,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }

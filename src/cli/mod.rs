@@ -4,6 +4,7 @@
 mod analyze;
 mod args;
 mod check;
+mod crib;
 mod practice;
 mod query;
 mod simulate;
@@ -31,6 +32,7 @@ impl Command {
             Command::Analyze(a) => Some(&a.memory),
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
+            Command::Crib(a) => Some(&a.memory),
             Command::Check(_) | Command::Practice(_) => None,
         }
     }
@@ -57,6 +59,7 @@ pub fn run() -> ExitCode {
         Command::Table(a) => table::run(&a),
         Command::Simulate(a) => simulate::run(&a),
         Command::Practice(a) => practice::run(&a),
+        Command::Crib(a) => crib::run(&a),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,

@@ -1,8 +1,10 @@
 //! Reports: each format renders text from an analysis, and one function
 //! writes a set of files atomically.
 
+pub mod crib;
 pub mod csv;
 pub mod index;
+pub mod pdf;
 pub mod plot;
 pub mod simulation;
 pub mod strategy;
