@@ -64,6 +64,11 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve crib --out crib.pdf\n  prime-solve crib --faces rank --out reports/crib-rank.pdf\n  prime-solve crib --powers --paper letter --out crib.svg"
     )]
     Crib(CribArgs),
+    /// Play the game in real time against bots (the simulator's player models).
+    #[command(
+        after_help = "Examples:\n  prime-solve play\n  prime-solve play --bots expert,club,novice --powers\n  prime-solve play --two-player --bots novice\n  prime-solve play --seed 3 --script moves.txt --format json"
+    )]
+    Play(PlayArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -484,6 +489,37 @@ pub struct CribArgs {
     /// The paper size.
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: PaperArg,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The bots' models, one per bot: expert, club, novice (2-5 bots, or one
+    /// with --two-player) [default: two club players, or one].
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = parse_model)]
+    pub bots: Vec<Model>,
+    /// The two-player game with an 18-card stockpile, against one bot.
+    #[arg(long)]
+    pub two_player: bool,
+    /// End after N combinations; the result is by cards held.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    pub turns: Option<u32>,
+    /// The seed of the shuffle and the bots' timing [default: from the clock].
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Seconds after which a combination nobody has called is buried.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: f64,
+    /// Take your replies from FILE instead of the keyboard: one line per
+    /// combination, `MS CLAIM` or `MS pass` (typed MS milliseconds after
+    /// the cards are shown); the game ends with the script.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]

@@ -5,6 +5,7 @@ mod analyze;
 mod args;
 mod check;
 mod crib;
+mod play;
 mod practice;
 mod query;
 mod simulate;
@@ -33,6 +34,7 @@ impl Command {
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
             Command::Crib(a) => Some(&a.memory),
+            Command::Play(a) => Some(&a.memory),
             Command::Check(_) | Command::Practice(_) => None,
         }
     }
@@ -60,6 +62,7 @@ pub fn run() -> ExitCode {
         Command::Simulate(a) => simulate::run(&a),
         Command::Practice(a) => practice::run(&a),
         Command::Crib(a) => crib::run(&a),
+        Command::Play(a) => play::run(&a),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
