@@ -214,7 +214,7 @@ impl Table<'_> {
                 ms: c.ms,
                 player: self.name(c.seat),
                 claim: c.claim.clone(),
-                prime: if c.claim.is_some() { None } else { c.prime },
+                prime: c.prime,
             },
             Event::Verdict {
                 turn: round.turn,
