@@ -301,14 +301,17 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
                 match (&h.highest, &h.simplest) {
                     (Some(best), Some(quick)) => {
                         let top = ry + (row_h - MIN_ROW) / 2.0 + 5.5;
+                        // High primes can be long: shrink them to the cell.
+                        let best = best.prime.to_string();
+                        let fit = (cell_w - 3.0) / text_width(&best, true);
                         text(
                             &mut m,
                             mid,
                             top,
-                            BEST_SIZE,
+                            BEST_SIZE.min(fit),
                             true,
                             Anchor::Middle,
-                            best.prime.to_string(),
+                            best,
                         );
                         let call = format!("{}={}", quick.prime, tight(&quick.witness));
                         let fit = (cell_w - 3.0) / text_width(&call, false);
@@ -473,4 +476,62 @@ pub fn svg(c: &Crib) -> String {
 fn grey_hex(grey: f32) -> String {
     let v = (grey.clamp(0.0, 1.0) * 255.0).round() as u8;
     format!("#{v:02x}{v:02x}{v:02x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use crate::rules::Rules;
+
+    /// Every text in the grid fits its cell, and rows never go below the
+    /// legible minimum.
+    fn check(rules: Rules, paper: Paper, pages: usize) {
+        let a = analyze(rules, 3, &|| {}).unwrap();
+        let c = layout(&a, paper, "test");
+        assert_eq!(c.pages.len(), pages);
+        let max = f32::from(rules.faces.max_value());
+        let cell_w = (c.width - 2.0 * MARGIN - 34.0) / max;
+        let mut cells = 0;
+        for page in &c.pages {
+            for m in page {
+                if let Mark::Text {
+                    size,
+                    bold,
+                    anchor: Anchor::Middle,
+                    text,
+                    y,
+                    ..
+                } = m
+                    && *y > MARGIN + 84.0 + 20.0
+                {
+                    cells += 1;
+                    assert!(*size >= MIN_CALL_SIZE, "{text} at {size}");
+                    assert!(
+                        text_width(text, *bold) * size <= cell_w - 2.0,
+                        "{text} does not fit"
+                    );
+                }
+            }
+        }
+        // Two lines per hand (one for a failing hand), and a label per row.
+        let rows = a
+            .hands
+            .iter()
+            .map(|h| h.hand.values()[..2].to_vec())
+            .collect::<std::collections::BTreeSet<_>>();
+        let failing = a.failing().count();
+        assert_eq!(cells, 2 * a.hands.len() - failing + rows.len());
+    }
+
+    #[test]
+    fn five_fits_one_page_and_rank_two() {
+        check(Rules::default(), Paper::A4, 1);
+        let rank = Rules {
+            faces: Faces::Rank,
+            ..Rules::default()
+        };
+        check(rank, Paper::A4, 2);
+        check(Rules::default(), Paper::Letter, 2);
+    }
 }
