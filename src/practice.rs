@@ -138,6 +138,21 @@ pub const HARD_WEIGHT: u16 = 4;
 /// ...or at most this many primes.
 pub const HARD_PRIMES: usize = 2;
 
+/// The longest claim a player may make: far beyond any real one, and
+/// short enough that no claim can nest deeply enough to hurt the parser.
+pub const MAX_CLAIM: usize = 300;
+
+/// The referee's ruling on a claim typed at the table: [`check`], after
+/// refusing a claim longer than [`MAX_CLAIM`] characters.
+pub fn referee(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
+    if claim.chars().count() > MAX_CLAIM {
+        return Err(Fault::TooLarge(format!(
+            "the claim is longer than {MAX_CLAIM} characters"
+        )));
+    }
+    check(hand, claim, rules)
+}
+
 /// What the player did in a round.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
@@ -169,7 +184,7 @@ impl Round {
         rules: &Rules,
     ) -> Round {
         let ruling = match &reply {
-            Reply::Claim(claim) => Some(check(answers.hand, claim, rules)),
+            Reply::Claim(claim) => Some(referee(answers.hand, claim, rules)),
             Reply::Pass => None,
         };
         Round {

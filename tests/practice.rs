@@ -202,3 +202,26 @@ fn bad_input_gets_one_line() {
         "is not a practice history",
     );
 }
+
+#[test]
+fn hostile_lines_are_wrong_claims_not_crashes() {
+    let deep = format!("{}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    let mut input = deep.into_bytes();
+    input.extend(b"\xff\xfe\n");
+    let out = prime_solve()
+        .args([
+            "practice", "--seed", "1", "--rounds", "2", "--format", "json",
+        ])
+        .write_stdin(input)
+        .assert()
+        .success();
+    let r = rounds(&out.get_output().stdout);
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0]["fault"], "the claim is longer than 300 characters");
+    assert!(
+        r[1]["fault"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read the claim")
+    );
+}

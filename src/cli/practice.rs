@@ -46,10 +46,13 @@ impl Source {
                 }
             }
             Source::Lines(stdin) => {
-                let mut line = String::new();
-                if stdin.read_line(&mut line)? == 0 {
+                let mut bytes = Vec::new();
+                if stdin.read_until(b'\n', &mut bytes)? == 0 {
                     return Ok(Typed::Quit);
                 }
+                // Bytes that are not UTF-8 are a claim the referee refuses,
+                // not a reason to stop.
+                let line = String::from_utf8_lossy(&bytes);
                 let took = ms(start.elapsed());
                 match limit {
                     Some(l) if took > ms(l) => Typed::TimeUp(ms(l)),

@@ -8,7 +8,8 @@ use crate::game::player::Call;
 use crate::game::rng::Rng;
 use crate::game::turn::{Outcome, resolve};
 use crate::hand::Hand;
-use crate::referee::{Fault, check};
+use crate::practice::referee;
+use crate::referee::Fault;
 use crate::rules::Rules;
 
 /// What the person has done on the combination shown.
@@ -196,7 +197,7 @@ impl<'a> Live<'a> {
     /// The person calls `claim` at `ms`: the referee rules on it now.
     pub fn call(&self, round: &mut Round, ms: u32, claim: &str) {
         let ruling = match round.hand {
-            Some(hand) => check(hand, claim, &self.rules),
+            Some(hand) => referee(hand, claim, &self.rules),
             None => Err(Fault::Cards("Jokers only make no hand".into())),
         };
         round.person = Person::Called {
