@@ -14,6 +14,15 @@ use crate::referee::{Fault, check};
 use crate::rules::{Faces, Rules};
 
 /// A card as a player sees it: `Q♥`, `10♣`, `JK` (`QH`, `10C` in ASCII).
+///
+/// ```
+/// use prime_solve::Card;
+/// use prime_solve::practice::face;
+/// let queen = Card::parse("QH").unwrap();
+/// assert_eq!(face(queen, false), "Q♥");
+/// assert_eq!(face(queen, true), "QH");
+/// assert_eq!(face(Card::Joker, false), "JK");
+/// ```
 pub fn face(card: Card, ascii: bool) -> String {
     match card {
         Card::Ranked {
@@ -45,6 +54,14 @@ pub fn face(card: Card, ascii: bool) -> String {
 
 /// What each visible card counts, in the order shown: Jokers copy the
 /// highest other card (`None` for Jokers only).
+///
+/// ```
+/// use prime_solve::{Card, Faces};
+/// use prime_solve::practice::counted;
+/// let cards: Vec<Card> = ["QH", "7C", "JK"].iter().map(|t| Card::parse(t).unwrap()).collect();
+/// assert_eq!(counted(&cards, Faces::Five), Some(vec![5, 7, 7]));
+/// assert_eq!(counted(&cards, Faces::Rank), Some(vec![12, 7, 12]));
+/// ```
 pub fn counted(cards: &[Card], faces: Faces) -> Option<Vec<u8>> {
     let own: Vec<Option<u8>> = cards
         .iter()
@@ -88,6 +105,16 @@ pub struct Answers {
 }
 
 impl Answers {
+    /// Every prime `hand` makes, with its simplest witness.
+    ///
+    /// ```
+    /// use prime_solve::{Hand, Rules, Solver};
+    /// use prime_solve::practice::Answers;
+    /// let solver = Solver::new(Rules::default()).unwrap();
+    /// let a = Answers::of(&solver, Hand::from_values(&[4, 6, 8])).unwrap();
+    /// assert_eq!(a.best().unwrap().witness.render(false), "(6 × 4) ÷ 8");
+    /// assert_eq!(a.simplest().unwrap().prime, 2);
+    /// ```
     pub fn of(solver: &Solver, hand: Hand) -> Result<Answers, SolveError> {
         let solution = solver.solve_primes(hand)?;
         let primes: Vec<Answer> = solution
@@ -144,6 +171,14 @@ pub const MAX_CLAIM: usize = 300;
 
 /// The referee's ruling on a claim typed at the table: [`check`], after
 /// refusing a claim longer than [`MAX_CLAIM`] characters.
+///
+/// ```
+/// use prime_solve::{Hand, Rules};
+/// use prime_solve::practice::referee;
+/// let hand = Hand::from_values(&[4, 6, 8]);
+/// assert_eq!(referee(hand, "6*4/8", &Rules::default()), Ok(3));
+/// assert!(referee(hand, &"(".repeat(400), &Rules::default()).is_err());
+/// ```
 pub fn referee(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     if claim.chars().count() > MAX_CLAIM {
         return Err(Fault::TooLarge(format!(
