@@ -451,7 +451,9 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
     } else {
         (2..=seats).collect()
     };
+    let spinner = super::Spinner::start("solving every hand the table can show", false);
     let book = CallBook::new(rules, &sizes)?;
+    drop(spinner);
     // The person's seat has a model only to fill the place: it never calls.
     let mut models = vec![Model::EXPERT];
     models.extend(&bots);
