@@ -2,6 +2,7 @@
 //! six-card sweep. Run with `cargo bench --bench analyze`.
 
 use prime_solve::analysis::{all_rule_sets, analyze, analyze_all};
+use prime_solve::expr::Style;
 use prime_solve::report;
 use prime_solve::{Faces, Rules};
 
@@ -13,8 +14,8 @@ fn main() {
 /// (not written: disk speed is not ours to measure).
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn all_rule_sets_three_cards() -> usize {
-    let analyses = analyze_all(&all_rule_sets(), 3, &|| {}).unwrap();
-    report::render(&analyses).len()
+    let analyses = analyze_all(&all_rule_sets(), 3, &|_| {}).unwrap();
+    report::render(&analyses, Style::default()).len()
 }
 
 /// `analyze --cards 6 --faces rank`: 18,486 dealt hands under base rules.
@@ -24,5 +25,5 @@ fn six_cards_rank_faces() -> usize {
         faces: Faces::Rank,
         ..Rules::default()
     };
-    analyze(rules, 6, &|| {}).unwrap().hands.len()
+    analyze(rules, 6, &|_| {}).unwrap().hands.len()
 }

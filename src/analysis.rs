@@ -10,6 +10,7 @@ use crate::arith::Value;
 use crate::deck::{Dealt, deal};
 use crate::engine::Solver;
 use crate::error::SolveError;
+use crate::expr::{Expr, Style};
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
@@ -18,14 +19,20 @@ use crate::rules::Rules;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Call {
     pub prime: Value,
-    pub witness: String,
+    /// Kept as an expression until a report prints it in its style.
+    pub witness: Expr,
 }
 
 impl Call {
+    /// The witness as printed in `style`.
+    pub fn say(&self, style: Style) -> String {
+        self.witness.render_with(style)
+    }
+
     /// The prime and the witness as two CSV fields, both empty for no call.
-    pub fn fields(call: Option<&Call>) -> [String; 2] {
+    pub fn fields(call: Option<&Call>, style: Style) -> [String; 2] {
         call.map_or([String::new(), String::new()], |c| {
-            [c.prime.to_string(), c.witness.clone()]
+            [c.prime.to_string(), c.say(style)]
         })
     }
 }
@@ -59,11 +66,11 @@ pub struct Analysis {
 }
 
 /// Solves every hand the pack deals; `tick` is called once per hand solved
-/// (from any thread), for progress.
+/// (from any thread) with the rule set it was solved under, for progress.
 pub fn analyze(
     rules: Rules,
     cards: usize,
-    tick: &(dyn Fn() + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Analysis, SolveError> {
     let mut all = analyze_all(&[rules], cards, tick)?;
     Ok(all.pop().expect("one analysis per rule set"))
@@ -76,7 +83,7 @@ pub fn analyze(
 pub fn analyze_all(
     rule_sets: &[Rules],
     cards: usize,
-    tick: &(dyn Fn() + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let uncapped = |r: &Rules| Rules {
         max_prime: None,
@@ -114,7 +121,7 @@ fn analyze_group(
     search: Rules,
     members: &[Rules],
     cards: usize,
-    tick: &(dyn Fn() + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let (dealt, total_deals) = deal(cards, search.faces);
     let mut solver = Solver::new(search)?;
@@ -124,7 +131,7 @@ fn analyze_group(
         .par_iter()
         .map(|d| {
             let results = solve(&solver, d, members);
-            members.iter().for_each(|_| tick());
+            members.iter().for_each(tick);
             results
         })
         .collect::<Result<Vec<Vec<HandResult>>, SolveError>>()?;
@@ -146,7 +153,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
     let all = solution.primes();
     let call = |p: Value| Call {
         prime: p,
-        witness: solution.witness(p).expect("reached").render(false),
+        witness: solution.witness(p).expect("reached"),
     };
     let mut values: Option<Vec<Value>> = None;
     members
@@ -256,6 +263,21 @@ impl Analysis {
             )
     }
 
+    /// Whether the value bound, not the game, sets the highest prime: any
+    /// prime counts, and some values went beyond the bound unfollowed.
+    pub fn highest_set_by_bound(&self) -> bool {
+        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.pruned > 0)
+    }
+
+    /// The value bound in words: `2^64 − 1` by default.
+    pub fn bound(&self) -> String {
+        if self.rules.max_value == u64::MAX {
+            "2^64 − 1".into()
+        } else {
+            self.rules.max_value.to_string()
+        }
+    }
+
     /// The folder name of this analysis: the rule set's name, with the
     /// number of cards when it is not three.
     pub fn folder(&self) -> String {
@@ -282,7 +304,11 @@ pub fn all_rule_sets() -> Vec<Rules> {
                             powers,
                             juxtapose,
                             functions,
-                            max_prime: if high { None } else { Some(97) },
+                            max_prime: if high {
+                                None
+                            } else {
+                                Some(crate::rules::DEFAULT_MAX_PRIME)
+                            },
                             ..Rules::default()
                         });
                     }

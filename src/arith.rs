@@ -11,17 +11,17 @@ pub type Value = i128;
 /// defined there: an inexact division, `0^0`, a negative factorial), or a
 /// value beyond the bound, which is pruned and counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Eval {
     Exact(Value),
     Undefined,
     Pruned,
 }
 
-impl Outcome {
-    fn bounded(v: Option<Value>, bound: u64) -> Outcome {
+impl Eval {
+    fn bounded(v: Option<Value>, bound: u64) -> Eval {
         match v {
-            Some(v) if v.unsigned_abs() <= u128::from(bound) => Outcome::Exact(v),
-            _ => Outcome::Pruned,
+            Some(v) if v.unsigned_abs() <= u128::from(bound) => Eval::Exact(v),
+            _ => Eval::Pruned,
         }
     }
 }
@@ -51,16 +51,16 @@ impl BinOp {
     ];
 
     /// `a op b`, exact, or why not.
-    pub fn apply(self, a: Value, b: Value, bound: u64) -> Outcome {
+    pub fn apply(self, a: Value, b: Value, bound: u64) -> Eval {
         match self {
-            BinOp::Add => Outcome::bounded(a.checked_add(b), bound),
-            BinOp::Sub => Outcome::bounded(a.checked_sub(b), bound),
+            BinOp::Add => Eval::bounded(a.checked_add(b), bound),
+            BinOp::Sub => Eval::bounded(a.checked_sub(b), bound),
             BinOp::Mul => mul(a, b, bound),
             BinOp::Div => div(a, b, bound),
             BinOp::Pow => pow(a, b, bound),
             BinOp::Root => match root(a, b) {
-                Some(r) => Outcome::bounded(Some(r), bound),
-                None => Outcome::Undefined,
+                Some(r) => Eval::bounded(Some(r), bound),
+                None => Eval::Undefined,
             },
         }
     }
@@ -88,7 +88,7 @@ impl BinOp {
 
 /// `a × b`. Operands within the bound are below 2^64 in size, so the
 /// product of their sizes fits a u128 and needs no overflow check.
-fn mul(a: Value, b: Value, bound: u64) -> Outcome {
+fn mul(a: Value, b: Value, bound: u64) -> Eval {
     match (
         u64::try_from(a.unsigned_abs()),
         u64::try_from(b.unsigned_abs()),
@@ -96,45 +96,45 @@ fn mul(a: Value, b: Value, bound: u64) -> Outcome {
         (Ok(x), Ok(y)) => {
             let size = u128::from(x) * u128::from(y);
             if size > u128::from(bound) {
-                Outcome::Pruned
+                Eval::Pruned
             } else if (a < 0) == (b < 0) {
-                Outcome::Exact(size as Value)
+                Eval::Exact(size as Value)
             } else {
-                Outcome::Exact(-(size as Value))
+                Eval::Exact(-(size as Value))
             }
         }
-        _ => Outcome::bounded(a.checked_mul(b), bound),
+        _ => Eval::bounded(a.checked_mul(b), bound),
     }
 }
 
 /// `a ÷ b`, only when exact; 64-bit division whenever the operands allow,
 /// as 128-bit division is many times slower.
-fn div(a: Value, b: Value, bound: u64) -> Outcome {
+fn div(a: Value, b: Value, bound: u64) -> Eval {
     if b == 0 {
-        return Outcome::Undefined;
+        return Eval::Undefined;
     }
     let quotient = match (i64::try_from(a), i64::try_from(b)) {
         (Ok(x), Ok(y)) if x != i64::MIN => (x % y == 0).then(|| Value::from(x / y)),
         _ => (a % b == 0).then(|| a / b),
     };
     match quotient {
-        Some(q) => Outcome::bounded(Some(q), bound),
-        None => Outcome::Undefined,
+        Some(q) => Eval::bounded(Some(q), bound),
+        None => Eval::Undefined,
     }
 }
 
 /// `base ^ exp` with `exp >= 0` and not `0^0`.
-fn pow(base: Value, exp: Value, bound: u64) -> Outcome {
+fn pow(base: Value, exp: Value, bound: u64) -> Eval {
     if exp < 0 || (base == 0 && exp == 0) {
-        return Outcome::Undefined;
+        return Eval::Undefined;
     }
     match base {
-        _ if exp == 0 => Outcome::Exact(1),
-        0 | 1 => Outcome::Exact(base),
-        -1 => Outcome::Exact(if exp % 2 == 0 { 1 } else { -1 }),
+        _ if exp == 0 => Eval::Exact(1),
+        0 | 1 => Eval::Exact(base),
+        -1 => Eval::Exact(if exp % 2 == 0 { 1 } else { -1 }),
         // |base| >= 2: 2^64 already exceeds every bound.
-        _ if exp >= 64 => Outcome::Pruned,
-        _ => Outcome::bounded(base.checked_pow(exp as u32), bound),
+        _ if exp >= 64 => Eval::Pruned,
+        _ => Eval::bounded(base.checked_pow(exp as u32), bound),
     }
 }
 
@@ -196,34 +196,48 @@ fn root(x: Value, n: Value) -> Option<Value> {
 }
 
 /// A unary function from the "other functions" house rule. The order of
-/// the variants is the tie-break order between equally simple witnesses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// the variants ([`Func::ALL`]) is the order the engine tries them in, and
+/// so the tie-break between equally simple witnesses.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Func {
-    /// Triangular number T(n) = n(n+1)/2, n >= 0.
+    /// Triangular number T(n) = n(n+1)/2.
     Tri,
+    /// Factorial n!.
+    Fact,
     /// Exact square root.
     Sqrt,
-    /// Factorial n!, n >= 0.
-    Fact,
 }
 
 impl Func {
-    pub const ALL: [Func; 3] = [Func::Tri, Func::Sqrt, Func::Fact];
+    /// Every function, in the engine's order.
+    pub const ALL: [Func; 3] = [Func::Tri, Func::Fact, Func::Sqrt];
 
-    pub fn apply(self, n: Value, bound: u64) -> Outcome {
+    pub fn apply(self, n: Value, bound: u64) -> Eval {
         if n < 0 {
-            return Outcome::Undefined;
+            return Eval::Undefined;
         }
         match self {
-            Func::Tri => Outcome::bounded(n.checked_mul(n + 1).map(|p| p / 2), bound),
+            Func::Tri => Eval::bounded(n.checked_mul(n + 1).map(|p| p / 2), bound),
             Func::Sqrt => match root(n, 2) {
-                Some(r) => Outcome::Exact(r),
-                None => Outcome::Undefined,
+                Some(r) => Eval::Exact(r),
+                None => Eval::Undefined,
             },
             // 21! > 2^64 > every bound.
-            Func::Fact if n > 20 => Outcome::Pruned,
-            Func::Fact => Outcome::bounded(Some((1..=n).product()), bound),
+            Func::Fact if n > 20 => Eval::Pruned,
+            Func::Fact => Eval::bounded(Some((1..=n).product()), bound),
         }
     }
 
@@ -238,23 +252,23 @@ impl Func {
 }
 
 /// Juxtaposition: the card values written side by side, in this order.
-pub fn juxtapose(values: &[u8], bound: u64) -> Outcome {
+pub fn juxtapose(values: &[u8], bound: u64) -> Eval {
     let mut acc: Value = 0;
     for &v in values {
         let scale = if v >= 10 { 100 } else { 10 };
         acc = match acc.checked_mul(scale).and_then(|a| a.checked_add(v.into())) {
             Some(a) => a,
-            None => return Outcome::Pruned,
+            None => return Eval::Pruned,
         };
     }
-    Outcome::bounded(Some(acc), bound)
+    Eval::bounded(Some(acc), bound)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use BinOp::*;
-    use Outcome::*;
+    use Eval::*;
     const B: u64 = u64::MAX;
 
     #[test]

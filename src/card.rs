@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::error::CardError;
+use thiserror::Error;
+
+use crate::echo::echo;
 use crate::rules::Faces;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -198,6 +200,27 @@ impl fmt::Display for Card {
             }
         }
     }
+}
+
+/// The forms a card token may take, for error messages.
+pub const CARD_FORMS: &str = "a value 1-13, a card A 2-10 T J Q K with an optional suit S H C D \
+     (QH, 10s, 7♦), or a Joker (JK, JOKER, *)";
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CardError {
+    #[error("bad card `{}`: expected {CARD_FORMS}", echo(token))]
+    BadToken { token: String },
+    #[error(
+        "card `{0}` needs its suit when face cards count their suit (e.g. {0}H)",
+        echo(token)
+    )]
+    NeedsSuit { token: String },
+    #[error(
+        "card value {value} cannot be dealt when face cards count {}: cards count 1-{}",
+        faces.name(),
+        faces.max_value()
+    )]
+    ValueOutOfRange { value: u8, faces: Faces },
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::arith::{BinOp, Func, Outcome, juxtapose};
+use crate::arith::{BinOp, Eval, Func, juxtapose};
 
 /// An expression that uses each card of a hand once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,17 +175,17 @@ impl Expr {
     }
 
     /// The exact value, or why there is none.
-    pub fn eval(&self, bound: u64) -> Outcome {
+    pub fn eval(&self, bound: u64) -> Eval {
         match self {
-            Expr::Card(v) => Outcome::Exact((*v).into()),
+            Expr::Card(v) => Eval::Exact((*v).into()),
             Expr::Join(cards) => juxtapose(cards, bound),
             Expr::Binary(op, a, b) => match (a.eval(bound), b.eval(bound)) {
-                (Outcome::Exact(a), Outcome::Exact(b)) => op.apply(a, b, bound),
-                (Outcome::Pruned, _) | (_, Outcome::Pruned) => Outcome::Pruned,
-                _ => Outcome::Undefined,
+                (Eval::Exact(a), Eval::Exact(b)) => op.apply(a, b, bound),
+                (Eval::Pruned, _) | (_, Eval::Pruned) => Eval::Pruned,
+                _ => Eval::Undefined,
             },
             Expr::Unary(f, a) => match a.eval(bound) {
-                Outcome::Exact(a) => f.apply(a, bound),
+                Eval::Exact(a) => f.apply(a, bound),
                 other => other,
             },
         }
@@ -216,7 +216,7 @@ impl Expr {
             Expr::Card(_) => Cost::default(),
             Expr::Join(cards) => Cost::join(cards.len()),
             Expr::Binary(op, a, b) => {
-                let negative = matches!(self.eval(u64::MAX), Outcome::Exact(v) if v < 0);
+                let negative = matches!(self.eval(u64::MAX), Eval::Exact(v) if v < 0);
                 Cost::binary(*op, (a.cost(), a.top()), (b.cost(), b.top()), negative)
             }
             Expr::Unary(f, a) => Cost::unary(*f, (a.cost(), a.top())),
@@ -224,14 +224,41 @@ impl Expr {
     }
 
     /// The expression as a player says it: `(6 × 4) ÷ 8`, `2^6 + 3`,
-    /// `6 + T(5 + 8)`; `ascii` prints `* / ^` and `sqrt(x)`.
+    /// `6 + T(5 + 8)`; `ascii` prints `* / ^` and `sqrt(x)`. The same as
+    /// [`Expr::render_with`] with minimal brackets.
+    ///
+    /// ```
+    /// use prime_solve::{BinOp, Expr};
+    /// let e = Expr::Binary(BinOp::Div, Box::new(Expr::Binary(BinOp::Mul, Box::new(Expr::Card(6)), Box::new(Expr::Card(4)))), Box::new(Expr::Card(8)));
+    /// assert_eq!(e.render(false), "(6 × 4) ÷ 8");
+    /// assert_eq!(e.render(true), "(6 * 4) / 8");
+    /// ```
     pub fn render(&self, ascii: bool) -> String {
+        self.render_with(Style {
+            ascii,
+            ..Style::default()
+        })
+    }
+
+    /// The expression in `style`: symbols and how many brackets.
+    ///
+    /// ```
+    /// use prime_solve::{BinOp, Expr};
+    /// use prime_solve::expr::{Brackets, Style};
+    /// let card = |v| Box::new(Expr::Card(v));
+    /// let e = Expr::Binary(BinOp::Add, card(10), Box::new(Expr::Binary(BinOp::Div, card(8), card(8))));
+    /// assert_eq!(e.render_with(Style::default()), "10 + 8 ÷ 8");
+    /// let full = Style { brackets: Brackets::Full, ..Style::default() };
+    /// assert_eq!(e.render_with(full), "10 + (8 ÷ 8)");
+    /// ```
+    pub fn render_with(&self, style: Style) -> String {
         let mut out = String::new();
-        self.write(&mut out, ascii);
+        self.write(&mut out, style);
         out
     }
 
-    fn write(&self, out: &mut String, ascii: bool) {
+    fn write(&self, out: &mut String, style: Style) {
+        let ascii = style.ascii;
         match self {
             Expr::Card(v) => {
                 let _ = write!(out, "{v}");
@@ -243,46 +270,73 @@ impl Expr {
             }
             Expr::Binary(BinOp::Root, x, n) => {
                 out.push_str("root(");
-                x.write(out, ascii);
+                x.write(out, style);
                 out.push_str(", ");
-                n.write(out, ascii);
+                n.write(out, style);
                 out.push(')');
             }
             Expr::Binary(op, a, b) => {
-                a.write_operand(out, ascii, needs_parens(*op, false, a.top()));
+                let full =
+                    |e: &Expr| style.brackets == Brackets::Full && matches!(e.top(), Top::Op(_));
+                a.write_operand(out, style, needs_parens(*op, false, a.top()) || full(a));
                 if *op == BinOp::Pow {
                     out.push('^');
                 } else {
                     let _ = write!(out, " {} ", op.symbol(ascii));
                 }
-                b.write_operand(out, ascii, needs_parens(*op, true, b.top()));
+                b.write_operand(out, style, needs_parens(*op, true, b.top()) || full(b));
             }
             Expr::Unary(Func::Tri, a) => {
                 out.push_str("T(");
-                a.write(out, ascii);
+                a.write(out, style);
                 out.push(')');
             }
             Expr::Unary(Func::Sqrt, a) => {
                 let bare = !ascii && a.top() == Top::Number;
                 out.push_str(if ascii { "sqrt" } else { "√" });
-                a.write_operand(out, ascii, !bare);
+                a.write_operand(out, style, !bare);
             }
             Expr::Unary(Func::Fact, a) => {
-                a.write_operand(out, ascii, fact_needs_parens(a.top()));
+                // `√(8 + 8)!` and `√9!` would read as the root of a factorial:
+                // a factorial of a √ is bracketed, `(√(8 + 8))!`. `sqrt(9)!`
+                // needs nothing more.
+                let radical = !ascii && matches!(**a, Expr::Unary(Func::Sqrt, _));
+                a.write_operand(out, style, fact_needs_parens(a.top()) || radical);
                 out.push('!');
             }
         }
     }
 
-    fn write_operand(&self, out: &mut String, ascii: bool, parens: bool) {
+    fn write_operand(&self, out: &mut String, style: Style, parens: bool) {
         if parens {
             out.push('(');
         }
-        self.write(out, ascii);
+        self.write(out, style);
         if parens {
             out.push(')');
         }
     }
+}
+
+/// How an expression is printed. Neither field changes which witness is
+/// the simplest: its cost counts the brackets of the minimal form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// `* / ^` and `sqrt(x)` instead of `× ÷ ^` and `√x`.
+    pub ascii: bool,
+    pub brackets: Brackets,
+}
+
+/// How many brackets a printed expression carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Brackets {
+    /// Only those precedence needs, and a few more for clarity: `10 + 8 ÷ 8`,
+    /// `(6 × 4) ÷ 8` (docs/rules.md §5.2).
+    #[default]
+    Minimal,
+    /// Every compound operand of a binary operator: `10 + (8 ÷ 8)`, for
+    /// players who have not met precedence.
+    Full,
 }
 
 #[cfg(test)]
@@ -330,6 +384,77 @@ mod tests {
     }
 
     #[test]
+    fn a_factorial_of_a_root_is_bracketed() {
+        let sqrt = |e: Box<Expr>| Box::new(Expr::Unary(Func::Sqrt, e));
+        let fact = |e: Box<Expr>| Box::new(Expr::Unary(Func::Fact, e));
+        let e = bin(Add, fact(sqrt(bin(Add, card(8), card(8)))), card(7));
+        assert_eq!(e.render(false), "(√(8 + 8))! + 7");
+        assert_eq!(e.render(true), "sqrt(8 + 8)! + 7");
+        assert_eq!(fact(sqrt(card(9))).render(false), "(√9)!");
+        assert_eq!(sqrt(fact(card(3))).render(false), "√(3!)");
+        assert_eq!(fact(fact(card(3))).render(false), "(3!)!");
+        // The cost, and so the choice of witness, is that of the ASCII form.
+        let bracketed = fact(sqrt(card(9))).cost();
+        assert_eq!(bracketed.parens, 0);
+    }
+
+    #[test]
+    fn full_brackets_leave_no_precedence_to_know() {
+        let full = Style {
+            brackets: Brackets::Full,
+            ..Style::default()
+        };
+        let cases = [
+            (
+                bin(Add, card(10), bin(Div, card(8), card(8))),
+                "10 + 8 ÷ 8",
+                "10 + (8 ÷ 8)",
+            ),
+            (
+                bin(Sub, card(8), bin(Mul, card(1), card(1))),
+                "8 − 1 × 1",
+                "8 − (1 × 1)",
+            ),
+            (
+                bin(Sub, bin(Sub, card(9), card(5)), card(2)),
+                "9 − 5 − 2",
+                "(9 − 5) − 2",
+            ),
+            (
+                bin(Div, bin(Mul, card(6), card(4)), card(8)),
+                "(6 × 4) ÷ 8",
+                "(6 × 4) ÷ 8",
+            ),
+            (
+                bin(Add, bin(Pow, card(2), card(6)), card(3)),
+                "2^6 + 3",
+                "(2^6) + 3",
+            ),
+            (
+                bin(
+                    Add,
+                    card(6),
+                    Box::new(Expr::Unary(Func::Tri, bin(Add, card(5), card(8)))),
+                ),
+                "6 + T(5 + 8)",
+                "6 + T(5 + 8)",
+            ),
+        ];
+        for (e, minimal, bracketed) in cases {
+            assert_eq!(e.render(false), minimal);
+            assert_eq!(e.render_with(full), bracketed);
+        }
+        let ascii = Style {
+            ascii: true,
+            ..full
+        };
+        assert_eq!(
+            bin(Add, card(10), bin(Div, card(8), card(8))).render_with(ascii),
+            "10 + (8 / 8)"
+        );
+    }
+
+    #[test]
     fn cost_counts_operations_then_weight_then_parens() {
         let plain = bin(Sub, bin(Add, card(5), card(5)), card(5));
         let nested = bin(Add, card(5), bin(Sub, card(5), card(5)));
@@ -353,9 +478,9 @@ mod tests {
     #[test]
     fn eval_is_exact() {
         let e = bin(Div, bin(Mul, card(7), card(9)), card(2));
-        assert_eq!(e.eval(u64::MAX), Outcome::Undefined);
+        assert_eq!(e.eval(u64::MAX), Eval::Undefined);
         let e = bin(Div, bin(Mul, card(6), card(4)), card(8));
-        assert_eq!(e.eval(u64::MAX), Outcome::Exact(3));
+        assert_eq!(e.eval(u64::MAX), Eval::Exact(3));
         assert_eq!(e.cards(), vec![4, 6, 8]);
     }
 }

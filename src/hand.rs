@@ -6,8 +6,11 @@ use std::fmt;
 
 use crate::card::{Card, Rank, Suit};
 use crate::deck::{JOKERS, cards_per_value};
-use crate::error::HandError;
+use thiserror::Error;
+
+use crate::card::CardError;
 use crate::rules::Faces;
+use crate::words::number;
 
 /// The most cards a hand may hold (`--cards` 2-6).
 pub const MAX_CARDS: usize = 6;
@@ -236,6 +239,41 @@ fn check_named_cards(cards: &[Card]) -> Result<(), HandError> {
     Ok(())
 }
 
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum HandError {
+    #[error(transparent)]
+    Card(#[from] CardError),
+    #[error("a hand needs {min} to {max} cards, got {got}")]
+    Size { got: usize, min: usize, max: usize },
+    #[error("a hand of Jokers only has no value: a Joker copies the highest other card")]
+    AllJokers,
+    #[error("the pack has only two Jokers, and {} are named", number(*named))]
+    TooManyJokers { named: usize },
+    #[error("{card} is named {}, but the pack has one", times(*named))]
+    CardRepeated { card: String, named: usize },
+    #[error("the pack has only four {rank}, and {} are named", number(*named))]
+    TooManyOfRank { rank: &'static str, named: usize },
+    #[error(
+        "the pack cannot deal {} cards of value {value}: it has {}, and a Joker copies only the \
+         highest card",
+        number(*named),
+        number(*in_pack)
+    )]
+    TooManyOfValue {
+        value: u8,
+        named: usize,
+        in_pack: usize,
+    },
+}
+
+/// `twice`, `3 times`.
+fn times(n: usize) -> String {
+    match n {
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,8 +312,7 @@ mod tests {
         let err = refused(&["2S", "2s", "3"], Faces::Five);
         assert_eq!(
             err.to_string(),
-            "the two of spades is named twice, but the pack has one \
-             (--any-values accepts any hand)"
+            "the two of spades is named twice, but the pack has one"
         );
         let err = refused(&["Q", "Q", "QH", "Q", "q", "3"], Faces::Five);
         assert!(

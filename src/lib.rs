@@ -6,6 +6,7 @@ pub mod arith;
 pub mod card;
 pub mod claim;
 pub mod deck;
+pub mod echo;
 pub mod engine;
 pub mod error;
 pub mod expr;
@@ -19,7 +20,7 @@ pub mod report;
 pub mod rules;
 pub mod words;
 
-pub use arith::{BinOp, Func, Outcome, Value};
+pub use arith::{BinOp, Eval, Func, Value};
 pub use card::Card;
 pub use engine::{Solution, Solver};
 pub use error::{CardError, HandError, RulesError};

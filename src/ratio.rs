@@ -11,7 +11,8 @@ pub struct Ratio {
     den: u128,
 }
 
-fn gcd(a: u128, b: u128) -> u128 {
+/// The greatest common divisor (0 for gcd(0, 0)).
+pub(crate) fn gcd(a: u128, b: u128) -> u128 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
@@ -37,6 +38,26 @@ impl Ratio {
             whole.to_string()
         } else {
             format!("{whole}.{frac:0width$}", width = places as usize)
+        }
+    }
+
+    /// The nearest `f64`, for machine-readable output beside the exact form.
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    /// A probability as every report writes it: the exact fraction and a
+    /// percentage with three decimals, `16/6201 (0.258%)`; `0` when it is
+    /// zero, and `(<0.001%)` for a chance too small to show.
+    pub fn probability(self) -> String {
+        if self.num == 0 {
+            return "0".to_string();
+        }
+        let percent = self.percent(3);
+        if percent == "0.000%" {
+            format!("{self} (<0.001%)")
+        } else {
+            format!("{self} ({percent})")
         }
     }
 
@@ -82,5 +103,12 @@ mod tests {
         assert_eq!(Ratio::new(2, 3).decimal(3), "0.667");
         assert_eq!(Ratio::new(1, 400).percent(2), "0.25%");
         assert_eq!(Ratio::ONE.to_string(), "1");
+        assert_eq!(Ratio::new(16, 6201).probability(), "16/6201 (0.258%)");
+        assert_eq!(Ratio::new(1, 2).probability(), "1/2 (50.000%)");
+        assert_eq!(Ratio::ZERO.probability(), "0");
+        assert_eq!(
+            Ratio::new(1, 25_827_165).probability(),
+            "1/25827165 (<0.001%)"
+        );
     }
 }

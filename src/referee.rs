@@ -3,9 +3,9 @@
 
 use thiserror::Error;
 
-use crate::arith::{BinOp, Func, Outcome, Value};
+use crate::arith::{BinOp, Eval, Func, Value};
 use crate::claim::{Claim, ParseError};
-use crate::hand::Hand;
+use crate::hand::{Hand, MAX_CARD_VALUE};
 use crate::prime::why_not_prime;
 use crate::rules::Rules;
 
@@ -23,14 +23,46 @@ pub enum Fault {
     /// A value leaves the bound.
     #[error("{0}")]
     TooLarge(String),
-    /// An operation the house rules do not allow.
-    #[error("{0}")]
-    NotAllowed(String),
+    /// Something the house rules in force do not allow; `rule` is the one
+    /// that would allow it.
+    #[error("{what}")]
+    NotAllowed { what: String, rule: HouseRule },
     #[error("{0}")]
     NotPrime(String),
-    #[error("{0}")]
-    AboveCeiling(String),
+    /// A prime above the ceiling on primes.
+    #[error("{value} is above the highest prime allowed, {max}")]
+    AboveCeiling { value: Value, max: u64 },
 }
+
+/// The house rule a claim needed and the rules in force do not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseRule {
+    Powers,
+    Juxtapose,
+    Function(Func),
+    /// Functions nested this deep on one value.
+    Depth(u8),
+}
+
+impl Fault {
+    /// A stable name for the kind of fault, for machine-readable output:
+    /// `parse`, `cards`, `inexact`, `too-large`, `not-allowed`, `not-prime`,
+    /// `above-ceiling`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::Parse(_) => "parse",
+            Fault::Cards(_) => "cards",
+            Fault::Inexact(_) => "inexact",
+            Fault::TooLarge(_) => "too-large",
+            Fault::NotAllowed { .. } => "not-allowed",
+            Fault::NotPrime(_) => "not-prime",
+            Fault::AboveCeiling { .. } => "above-ceiling",
+        }
+    }
+}
+
+/// Slots for the cards left to use, indexed by value (0 unused).
+const CARD_SLOTS: usize = MAX_CARD_VALUE as usize + 1;
 
 /// Rules on `claim` for `hand`: the prime it makes, or the first fault.
 pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
@@ -43,9 +75,7 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     }
     if !rules.allows_prime(value) {
         let max = rules.max_prime.unwrap_or(u64::MAX);
-        return Err(Fault::AboveCeiling(format!(
-            "{value} is above the highest prime allowed, {max} (use --high-primes to allow it)"
-        )));
+        return Err(Fault::AboveCeiling { value, max });
     }
     Ok(value)
 }
@@ -54,7 +84,7 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
 /// several cards written side by side.
 fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
     let numbers = claim.numbers();
-    let mut left = [0usize; 14];
+    let mut left = [0usize; CARD_SLOTS];
     for v in hand.values() {
         left[usize::from(v)] += 1;
     }
@@ -64,19 +94,23 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
     // No assignment: explain with the plainest reading.
     let in_hand = |v: u8| hand.count(v) > 0;
     for &(value, text) in &numbers {
-        let single = u8::try_from(value).is_ok_and(in_hand);
-        let joined = split_cards(text)
+        // `04` and `010` are not how a card is written.
+        let single = u8::try_from(value).is_ok_and(in_hand) && !text.starts_with('0');
+        let joined = split_cards(text, hand.len())
             .iter()
             .any(|cards| cards.len() > 1 && cards.iter().all(|&c| in_hand(c)));
         let readable = single || (joined && rules.juxtapose);
         if !readable {
-            return Err(Fault::Cards(if joined {
-                format!(
-                    "{text} is not a card in the hand ({hand}): juxtaposing cards is not allowed (use --juxtapose)"
-                )
+            return Err(if joined {
+                Fault::NotAllowed {
+                    what: format!(
+                        "{text} is not a card in the hand ({hand}): juxtaposing cards is not allowed"
+                    ),
+                    rule: HouseRule::Juxtapose,
+                }
             } else {
-                format!("{text} is not a card in the hand ({hand})")
-            }));
+                Fault::Cards(format!("{text} is not a card in the hand ({hand})"))
+            });
         }
     }
     if rules.juxtapose {
@@ -86,7 +120,7 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
             texts.join(", ")
         )));
     }
-    for v in 1..=13u8 {
+    for v in 1..=MAX_CARD_VALUE {
         let used = numbers.iter().filter(|&&(n, _)| n == u64::from(v)).count();
         let have = hand.count(v);
         if used > have {
@@ -114,16 +148,18 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
 }
 
 /// Tries to give every literal its cards from `left` (counts by value).
-fn assign(numbers: &[(u64, &str)], left: &mut [usize; 14], juxtapose: bool) -> bool {
+/// Each literal takes at least one card, so the recursion is no deeper than
+/// the hand has cards.
+fn assign(numbers: &[(u64, &str)], left: &mut [usize; CARD_SLOTS], juxtapose: bool) -> bool {
     let Some(((_, text), rest)) = numbers.split_first() else {
         return left.iter().all(|&n| n == 0);
     };
     let readings = if juxtapose {
-        split_cards(text)
+        split_cards(text, left.iter().sum())
     } else {
         text.parse::<u8>()
             .ok()
-            .filter(|v| (1..=13).contains(v) && !text.starts_with('0'))
+            .filter(|v| (1..=MAX_CARD_VALUE).contains(v) && !text.starts_with('0'))
             .map(|v| vec![vec![v]])
             .unwrap_or_default()
     };
@@ -151,18 +187,24 @@ fn assign(numbers: &[(u64, &str)], left: &mut [usize; 14], juxtapose: bool) -> b
     false
 }
 
-/// Every way to read a literal as one card or several side by side: each
-/// part a value 1-13 without a leading zero.
-fn split_cards(text: &str) -> Vec<Vec<u8>> {
+/// Every way to read a literal as one card or several side by side, at
+/// most `cards` of them: each part a card value (1 to [`MAX_CARD_VALUE`])
+/// without a leading zero.
+/// The limit keeps a long literal (`1111…`) from having thousands of
+/// readings.
+fn split_cards(text: &str, cards: usize) -> Vec<Vec<u8>> {
     if text.is_empty() {
         return vec![Vec::new()];
+    }
+    if cards == 0 || text.len() > 2 * cards {
+        return Vec::new();
     }
     let mut out = Vec::new();
     for len in 1..=2.min(text.len()) {
         let (head, tail) = text.split_at(len);
         match head.parse::<u8>() {
-            Ok(v @ 1..=13) if !head.starts_with('0') => {
-                for mut rest in split_cards(tail) {
+            Ok(v) if (1..=MAX_CARD_VALUE).contains(&v) && !head.starts_with('0') => {
+                for mut rest in split_cards(tail, cards - 1) {
                     rest.insert(0, v);
                     out.push(rest);
                 }
@@ -173,70 +215,146 @@ fn split_cards(text: &str) -> Vec<Vec<u8>> {
     out
 }
 
-/// The claim's exact value, or the first operation that has none.
+/// The claim's exact value, or the first operation that has none. Faults
+/// quote each operator as the player typed it (`63 / 2`, `2**64`, `fact(−2)`).
+///
+/// The recursion is as deep as the tree, which the parser bounds; the
+/// faults are worded elsewhere to keep each frame small.
 fn eval(claim: &Claim, bound: u64) -> Result<Value, Fault> {
-    let too_large = |what: String| {
-        Fault::TooLarge(format!(
-            "{what} goes beyond ±{bound}, the largest value the rules allow"
-        ))
-    };
     match claim {
         Claim::Number { value, .. } => Ok(Value::from(*value)),
-        Claim::Binary(op, a, b) => {
-            let (a, b) = (eval(a, bound)?, eval(b, bound)?);
-            let shown = if *op == BinOp::Root {
-                format!("root({a}, {b})")
-            } else {
-                format!("{a} {} {b}", op.symbol(false))
-            };
-            match op.apply(a, b, bound) {
-                Outcome::Exact(value) => Ok(value),
-                Outcome::Pruned => Err(too_large(shown)),
-                Outcome::Undefined => Err(Fault::Inexact(undefined_binary(*op, a, b))),
-            }
+        Claim::Binary {
+            op,
+            symbol,
+            left,
+            right,
+            ..
+        } => {
+            let a = eval(left, bound)?;
+            let b = eval(right, bound)?;
+            apply_binary(*op, symbol, a, b, bound)
         }
-        Claim::Unary(f, a) => {
-            let a = eval(a, bound)?;
-            let shown = match f {
-                Func::Tri => format!("T({a})"),
-                Func::Sqrt => format!("√{a}"),
-                Func::Fact => format!("{a}!"),
-            };
-            match f.apply(a, bound) {
-                Outcome::Exact(value) => Ok(value),
-                Outcome::Pruned => Err(too_large(shown)),
-                Outcome::Undefined => Err(Fault::Inexact(match f {
-                    Func::Sqrt if a >= 0 => format!("√{a} is not exact: {a} is not a square"),
-                    _ => format!("{shown} is undefined: {} needs n ≥ 0", f.name()),
-                })),
-            }
+        Claim::Unary {
+            func, symbol, arg, ..
+        } => {
+            let a = eval(arg, bound)?;
+            apply_unary(*func, symbol, a, bound)
         }
     }
 }
 
-/// Why `a op b` has no value, in a player's words.
-fn undefined_binary(op: BinOp, a: Value, b: Value) -> String {
+#[inline(never)]
+fn apply_binary(op: BinOp, symbol: &str, a: Value, b: Value, bound: u64) -> Result<Value, Fault> {
+    match op.apply(a, b, bound) {
+        Eval::Exact(value) => Ok(value),
+        outcome => Err(binary_fault(outcome, op, symbol, a, b, bound)),
+    }
+}
+
+#[inline(never)]
+fn apply_unary(func: Func, symbol: &str, a: Value, bound: u64) -> Result<Value, Fault> {
+    match func.apply(a, bound) {
+        Eval::Exact(value) => Ok(value),
+        outcome => Err(unary_fault(outcome, func, symbol, a, bound)),
+    }
+}
+
+fn too_large(what: &str, bound: u64) -> Fault {
+    Fault::TooLarge(format!(
+        "{what} goes beyond ±{bound}, the largest value the rules allow"
+    ))
+}
+
+/// Why `a op b` has no value within the bound.
+#[cold]
+#[inline(never)]
+fn binary_fault(outcome: Eval, op: BinOp, symbol: &str, a: Value, b: Value, bound: u64) -> Fault {
+    match outcome {
+        Eval::Pruned => too_large(&show_binary(op, symbol, a, b), bound),
+        Eval::Undefined | Eval::Exact(_) => Fault::Inexact(undefined_binary(op, symbol, a, b)),
+    }
+}
+
+/// Why a function of `a` has no value within the bound.
+#[cold]
+#[inline(never)]
+fn unary_fault(outcome: Eval, func: Func, symbol: &str, a: Value, bound: u64) -> Fault {
+    let shown = show_unary(symbol, &operand(a), &signed(a));
+    match outcome {
+        Eval::Pruned => too_large(&shown, bound),
+        Eval::Undefined | Eval::Exact(_) => Fault::Inexact(match func {
+            Func::Sqrt if a >= 0 => format!("{shown} is not exact: {a} is not a square"),
+            _ => format!(
+                "{shown} is undefined: {} needs n ≥ 0",
+                show_unary(symbol, "n", "n")
+            ),
+        }),
+    }
+}
+
+/// A value in a fault: `−2` with a minus sign, like the witnesses print.
+fn signed(v: Value) -> String {
+    if v < 0 {
+        format!("−{}", v.unsigned_abs())
+    } else {
+        v.to_string()
+    }
+}
+
+/// An operand in a fault: a negative one in brackets, `(−2)`, so that
+/// `(−2)!` does not read as `−(2!)`.
+fn operand(v: Value) -> String {
+    if v < 0 {
+        format!("({})", signed(v))
+    } else {
+        v.to_string()
+    }
+}
+
+/// `a op b` as typed: `63 / 2`, `7 x 9`, `2^64`, `2**64`, `root(9, 3)`.
+fn show_binary(op: BinOp, symbol: &str, a: Value, b: Value) -> String {
     match op {
-        BinOp::Div if b == 0 => format!("{a} ÷ 0: division by zero"),
-        BinOp::Div => format!(
-            "{a} ÷ {b} is not exact: {} is not an integer",
-            fraction(a, b)
-        ),
-        BinOp::Pow if a == 0 && b == 0 => "0^0 is undefined".into(),
-        BinOp::Pow => format!("{a}^{b}: a negative power is a fraction"),
-        BinOp::Root if b < 2 => format!("root({a}, {b}): a root's degree must be at least 2"),
-        BinOp::Root if a < 0 => format!("root({a}, {b}): no root of a negative number"),
-        BinOp::Root => format!("root({a}, {b}) is not exact"),
-        BinOp::Add | BinOp::Sub | BinOp::Mul => unreachable!("always defined"),
+        BinOp::Root => format!("{symbol}({}, {})", signed(a), signed(b)),
+        BinOp::Pow => format!("{}{symbol}{}", operand(a), operand(b)),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+            format!("{} {symbol} {}", operand(a), operand(b))
+        }
+    }
+}
+
+/// A function applied as typed: `3!`, `√9`, `T(3)`, `fact(−2)`; `operand`
+/// is the argument for `!` and `√`, `plain` inside a call's brackets.
+fn show_unary(symbol: &str, operand: &str, plain: &str) -> String {
+    match symbol {
+        "!" => format!("{operand}!"),
+        "√" => format!("√{operand}"),
+        name => format!("{name}({plain})"),
+    }
+}
+
+/// Why `a op b` has no value, in a player's words.
+fn undefined_binary(op: BinOp, symbol: &str, a: Value, b: Value) -> String {
+    let shown = show_binary(op, symbol, a, b);
+    match op {
+        BinOp::Div if b == 0 => format!("{shown}: division by zero"),
+        BinOp::Div => format!("{shown} is not exact: {} is not an integer", fraction(a, b)),
+        BinOp::Pow if a == 0 && b == 0 => format!("{shown} is undefined"),
+        BinOp::Pow => format!("{shown}: a negative power is a fraction"),
+        BinOp::Root if b < 2 => format!("{shown}: a root's degree must be at least 2"),
+        BinOp::Root if a < 0 => format!("{shown}: no root of a negative number"),
+        BinOp::Root => format!("{shown} is not exact"),
+        // Always defined within the bound; said plainly all the same.
+        BinOp::Add | BinOp::Sub | BinOp::Mul => format!("{shown} has no value"),
     }
 }
 
 /// `a / b` as a mixed number: `31½`, `3 1/3`, `-2½`.
 fn fraction(a: Value, b: Value) -> String {
     let (a, b) = if b < 0 { (-a, -b) } else { (a, b) };
-    let sign = if a < 0 { "-" } else { "" };
+    let sign = if a < 0 { "−" } else { "" };
     let (whole, rest) = (a.abs() / b, a.abs() % b);
-    let g = gcd(rest, b);
+    let g = Value::try_from(crate::ratio::gcd(rest.unsigned_abs(), b.unsigned_abs()))
+        .expect("a divisor of b");
     let (n, d) = (rest / g, b / g);
     let part = match (n, d) {
         (1, 2) => "½".to_string(),
@@ -254,45 +372,62 @@ fn fraction(a: Value, b: Value) -> String {
     }
 }
 
-fn gcd(a: Value, b: Value) -> Value {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
 /// Only operations the rules allow, functions nested no deeper than allowed.
+///
+/// The recursion is as deep as the tree, which the parser bounds; the
+/// messages are built elsewhere to keep each frame small.
 fn check_allowed(claim: &Claim, rules: &Rules, nested: u8) -> Result<(), Fault> {
     match claim {
         Claim::Number { .. } => Ok(()),
-        Claim::Binary(op, a, b) => {
+        Claim::Binary {
+            op, left, right, ..
+        } => {
             if matches!(op, BinOp::Pow | BinOp::Root) && !rules.powers {
-                return Err(Fault::NotAllowed(
-                    "powers and roots are not allowed (use --powers)".into(),
-                ));
+                return Err(not_allowed(None, nested, rules));
             }
-            check_allowed(a, rules, 0)?;
-            check_allowed(b, rules, 0)
+            check_allowed(left, rules, 0)?;
+            check_allowed(right, rules, 0)
         }
-        Claim::Unary(f, a) => {
-            if !rules.functions.contains(*f) {
-                return Err(Fault::NotAllowed(format!(
-                    "{} is not allowed (use --functions {})",
-                    match f {
-                        Func::Tri => "T(n)",
-                        Func::Sqrt => "√n",
-                        Func::Fact => "n!",
-                    },
-                    f.name()
-                )));
+        Claim::Unary { func, arg, .. } => {
+            if !rules.functions.contains(*func) || nested >= rules.function_depth {
+                return Err(not_allowed(Some(*func), nested, rules));
             }
-            if nested + 1 > rules.function_depth {
-                return Err(Fault::NotAllowed(format!(
-                    "functions are nested {} deep on one value, but the rules allow {} \
-                     (use --function-depth)",
-                    nested + 1,
-                    rules.function_depth
-                )));
-            }
-            check_allowed(a, rules, nested + 1)
+            check_allowed(arg, rules, nested + 1)
         }
+    }
+}
+
+/// Why a power or root (`None`) or the function `func`, inside `nested`
+/// others, is not allowed.
+#[cold]
+#[inline(never)]
+fn not_allowed(func: Option<Func>, nested: u8, rules: &Rules) -> Fault {
+    let Some(f) = func else {
+        return Fault::NotAllowed {
+            what: "powers and roots are not allowed".into(),
+            rule: HouseRule::Powers,
+        };
+    };
+    if !rules.functions.contains(f) {
+        return Fault::NotAllowed {
+            what: format!(
+                "{} is not allowed",
+                match f {
+                    Func::Tri => "T(n)",
+                    Func::Sqrt => "√n",
+                    Func::Fact => "n!",
+                }
+            ),
+            rule: HouseRule::Function(f),
+        };
+    }
+    let depth = nested.saturating_add(1);
+    Fault::NotAllowed {
+        what: format!(
+            "functions are nested {depth} deep on one value, but the rules allow {}",
+            rules.function_depth
+        ),
+        rule: HouseRule::Depth(depth),
     }
 }
 
@@ -339,7 +474,7 @@ mod tests {
         let r = Rules::default();
         let msg = fault(&[2, 7, 9], "7*9/2", &r);
         assert!(
-            msg.contains("63 ÷ 2 is not exact") && msg.contains("31½"),
+            msg.contains("63 / 2 is not exact") && msg.contains("31½"),
             "{msg}"
         );
         assert_eq!(
@@ -348,7 +483,7 @@ mod tests {
         );
         assert!(fault(&[2, 7, 9], "7 + 2", &r).starts_with("does not use 9"));
         assert!(fault(&[2, 7, 9], "7 + 2 + 10", &r).contains("10 is not a card"));
-        assert!(fault(&[7, 8, 5], "78 + 5", &r).contains("--juxtapose"));
+        assert!(fault(&[7, 8, 5], "78 + 5", &r).contains("juxtaposing cards is not allowed"));
         assert_eq!(
             fault(
                 &[7, 13, 1],
@@ -360,8 +495,8 @@ mod tests {
             ),
             "91 = 7 × 13 is not prime"
         );
-        assert!(fault(&[2, 3, 6], "2^6 + 3", &r).contains("--powers"));
-        assert!(fault(&[5, 6, 8], "6 + T(5 + 8)", &r).contains("--functions tri"));
+        assert!(fault(&[2, 3, 6], "2^6 + 3", &r).contains("powers and roots are not allowed"));
+        assert!(fault(&[5, 6, 8], "6 + T(5 + 8)", &r).contains("T(n) is not allowed"));
         let t = Rules {
             functions: Functions::TRI,
             ..r
@@ -369,7 +504,7 @@ mod tests {
         assert!(fault(&[1, 2, 3], "T(T(1+2)) + 3", &t).contains("nested 2 deep"));
         let msg = fault(&[2, 4, 9], "9 / 2 + 4", &r);
         assert!(
-            msg.contains("9 ÷ 2 is not exact") && msg.contains("4½"),
+            msg.contains("9 / 2 is not exact") && msg.contains("4½"),
             "{msg}"
         );
         assert!(fault(&[1, 2, 3], "3 / (2 - 2)", &r).contains("uses 2 twice"));
@@ -378,6 +513,117 @@ mod tests {
             fault(&[10, 10, 1], "10 × 10 + 1", &r).contains("above the highest prime allowed, 97")
         );
         assert!(fault(&[4, 6, 8], "6 * 4 / ", &r).contains("column 9"));
+    }
+
+    #[test]
+    fn faults_quote_operators_as_typed() {
+        let r = Rules::default();
+        let p = Rules { powers: true, ..r };
+        let f = Rules {
+            functions: Functions::ALL,
+            ..r
+        };
+        assert_eq!(
+            fault(&[2, 7, 9], "7 x 9 ÷ 2", &r),
+            "63 ÷ 2 is not exact: 31½ is not an integer"
+        );
+        assert_eq!(
+            fault(&[1, 2, 2], "1 / (2 - 2)", &r),
+            "1 / 0: division by zero"
+        );
+        assert_eq!(
+            fault(&[3, 4, 8], "(3 − 8) / 4", &r),
+            "(−5) / 4 is not exact: −1¼ is not an integer"
+        );
+        assert_eq!(
+            fault(&[1, 2, 3], "2 ** (1 - 3)", &p),
+            "2**(−2): a negative power is a fraction"
+        );
+        assert!(fault(&[2, 3, 13], "3 ** (13 ** 2)", &p).starts_with("3**169 goes beyond"));
+        assert_eq!(
+            fault(&[1, 3, 4], "(1 - 3)! + 4", &f),
+            "(−2)! is undefined: n! needs n ≥ 0"
+        );
+        assert_eq!(
+            fault(&[1, 3, 4], "fact(1 - 3) + 4", &f),
+            "fact(−2) is undefined: fact(n) needs n ≥ 0"
+        );
+        assert_eq!(
+            fault(&[1, 3, 4], "√(1 - 4) + 3", &f),
+            "√(−3) is undefined: √n needs n ≥ 0"
+        );
+        assert_eq!(
+            fault(&[2, 3, 4], "SQRT(2 + 4) + 3", &f),
+            "SQRT(6) is not exact: 6 is not a square"
+        );
+    }
+
+    #[test]
+    fn a_number_with_a_leading_zero_is_not_a_card() {
+        let r = Rules::default();
+        assert_eq!(
+            fault(&[2, 3, 4], "2+3+04", &r),
+            "04 is not a card in the hand (2 3 4)"
+        );
+        assert_eq!(
+            fault(&[2, 3, 10], "2+3+010", &r),
+            "010 is not a card in the hand (2 3 10)"
+        );
+        let j = Rules {
+            juxtapose: true,
+            ..r
+        };
+        assert_eq!(
+            fault(&[2, 3, 4], "2+3+04", &j),
+            "04 is not a card in the hand (2 3 4)"
+        );
+    }
+
+    #[test]
+    fn long_literals_have_few_readings() {
+        assert_eq!(split_cards("1111111", 3), Vec::<Vec<u8>>::new());
+        assert_eq!(split_cards("111111", 3), vec![vec![11; 3]]);
+        assert_eq!(split_cards(&"1".repeat(19), 6), Vec::<Vec<u8>>::new());
+        let j = Rules {
+            juxtapose: true,
+            ..Rules::default()
+        };
+        let claim = vec!["1111111111111111111"; 150].join("+");
+        assert_eq!(
+            fault(&[1, 1, 1], &claim, &j),
+            "1111111111111111111 is not a card in the hand (1 1 1)"
+        );
+    }
+
+    #[test]
+    fn the_tallest_claims_are_walked_on_a_small_stack() {
+        // Every recursion over a claim at the parser's bound, on a 256 KiB
+        // stack: evaluation, the rules check, the numbers, the drop.
+        let tall = [
+            vec!["1"; crate::claim::MAX_CLAIM_DEPTH].join("+"),
+            vec!["1"; crate::claim::MAX_CLAIM_DEPTH / 2].join("+(") + &")".repeat(99),
+            format!("1{}", "!".repeat(crate::claim::MAX_CLAIM_DEPTH - 1)),
+        ];
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let rules = Rules {
+                    functions: Functions::ALL,
+                    ..Rules::default()
+                };
+                for text in tall {
+                    let claim = Claim::parse(&text).unwrap();
+                    assert!(eval(&claim, u64::MAX).is_ok(), "{text}");
+                    let ones = claim.numbers().len();
+                    assert!(ones == 1 || ones >= 100, "{text}");
+                    let allowed = check_allowed(&claim, &rules, 0);
+                    assert_eq!(allowed.is_ok(), ones > 1, "{text}");
+                    drop(claim);
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 
     #[test]
@@ -395,7 +641,7 @@ mod tests {
         ));
         assert!(fault(&[3, 10, 4], "130 + 4", &j).contains("130 is not a card"));
         assert!(fault(&[3, 10, 4], "103 + 103", &j).contains("exactly once"));
-        let mut readings = split_cards("1013");
+        let mut readings = split_cards("1013", 3);
         readings.sort();
         assert_eq!(readings, vec![vec![10, 1, 3], vec![10, 13]]);
     }

@@ -6,11 +6,22 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::arith::Func;
-use crate::error::RulesError;
+use thiserror::Error;
 
 /// How face cards (J, Q, K) count.
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Faces {
@@ -68,15 +79,9 @@ impl Functions {
         sqrt: true,
     };
 
-    /// The functions in the set, in the order tri, fact, sqrt.
+    /// The functions in the set, in the engine's order ([`Func::ALL`]).
     pub fn iter(self) -> impl Iterator<Item = Func> {
-        [
-            (self.tri, Func::Tri),
-            (self.fact, Func::Fact),
-            (self.sqrt, Func::Sqrt),
-        ]
-        .into_iter()
-        .filter_map(|(on, f)| on.then_some(f))
+        Func::ALL.into_iter().filter(move |&f| self.contains(f))
     }
 
     pub fn contains(self, f: Func) -> bool {
@@ -164,7 +169,7 @@ impl Rules {
         self.max_prime.is_none_or(|max| p <= i128::from(max))
     }
 
-    /// The functions in force, counting the depth (none when depth is 0).
+    /// The functions in force, in the engine's order.
     pub fn function_list(&self) -> Vec<Func> {
         self.functions.iter().collect()
     }
@@ -240,6 +245,16 @@ impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
     }
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum RulesError {
+    #[error("function depth {0} is out of range: use 1 to {max}", max = crate::rules::MAX_FUNCTION_DEPTH)]
+    FunctionDepth(u8),
+    #[error("max value {0} is too small: every card must fit, so use at least 13")]
+    MaxValue(u64),
+    #[error("max prime {0} is too small: the lowest prime is 2")]
+    MaxPrime(u64),
 }
 
 #[cfg(test)]

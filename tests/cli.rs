@@ -74,7 +74,7 @@ fn check_rules_on_claims() {
         .args(["check", "2", "7", "9", "7*9/2"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("31½ is not an integer"));
+        .stdout("invalid: 63 / 2 is not exact: 31½ is not an integer\n");
     prime_solve()
         .args(["check", "2", "7", "9", "7 + 7 + 2"])
         .assert()
@@ -147,8 +147,207 @@ fn bad_input_is_one_line_and_exit_two() {
         &["query", "2", "3", "4", "--functions", "cube"],
         "invalid value 'cube'",
     );
-    fails_with(&["check", "2", "3"], "3 values required");
+    fails_with(&["check", "2", "3"], "the claim is missing");
     fails_with(&["frobnicate"], "unrecognized subcommand");
+}
+
+#[test]
+fn check_reads_a_claim_that_starts_with_a_minus() {
+    // A claim, ruled on (exit 1), not an unknown option (exit 2).
+    prime_solve()
+        .args(["check", "2", "3", "6", "-2 + 3 + 6"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("column 1: a minus sign"));
+    prime_solve()
+        .args(["check", "--format", "json", "2", "3", "6", "-2+3+6"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\"claim\": \"-2+3+6\""));
+}
+
+#[test]
+fn check_takes_options_anywhere() {
+    let valid = "valid: 6+4-8 = 2, a prime\n";
+    for args in [
+        &["check", "4", "6", "8", "--powers", "6+4-8"][..],
+        &["check", "--powers", "4", "6", "8", "6+4-8"],
+        &["check", "4", "--faces", "rank", "6", "8", "6+4-8"],
+        &["check", "4", "6", "8", "6+4-8", "--faces=rank", "--powers"],
+        &[
+            "check",
+            "--functions",
+            "tri,fact",
+            "4",
+            "6",
+            "--",
+            "8",
+            "6+4-8",
+        ],
+    ] {
+        prime_solve().args(args).assert().success().stdout(valid);
+    }
+    let json = prime_solve()
+        .args(["check", "4", "6", "--format", "json", "8", "6+4-8"])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    assert_eq!(json["hand"], serde_json::json!([4, 6, 8]));
+    prime_solve()
+        .args(["check", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Usage: prime-solve check [OPTIONS] <CARDS>... <CLAIM>\n",
+        ));
+    fails_with(
+        prime_solve().args(["check", "4", "6", "8", "--powerz", "6+4-8"]),
+        "unexpected argument '--powerz'",
+    );
+}
+
+#[test]
+fn check_without_a_claim_is_a_usage_error() {
+    fails_with(
+        prime_solve().args(["check", "4", "6", "8"]),
+        "the claim is missing: `8` is a card",
+    );
+    fails_with(
+        prime_solve().args(["check", "4", "6", "QH", "--powers"]),
+        "the claim is missing: `QH` is a card",
+    );
+    fails_with(prime_solve().args(["check", "4"]), "<CARDS>");
+}
+
+#[test]
+fn check_names_a_leading_zero_as_not_a_card() {
+    prime_solve()
+        .args(["check", "2", "3", "4", "2+3+04"])
+        .assert()
+        .code(1)
+        .stdout("invalid: 04 is not a card in the hand (2 3 4)\n");
+    prime_solve()
+        .args(["check", "2", "3", "10", "2+3+010", "--juxtapose"])
+        .assert()
+        .code(1)
+        .stdout("invalid: 010 is not a card in the hand (2 3 10)\n");
+}
+
+#[test]
+fn check_quotes_operators_as_typed() {
+    prime_solve()
+        .args([
+            "check",
+            "1",
+            "3",
+            "4",
+            "(1 - 3)! + 4",
+            "--functions",
+            "fact",
+        ])
+        .assert()
+        .code(1)
+        .stdout("invalid: (−2)! is undefined: n! needs n ≥ 0\n");
+    prime_solve()
+        .args(["check", "2", "4", "9", "9 ÷ 2 + 4"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("invalid: 9 ÷ 2 is not exact"));
+}
+
+#[test]
+fn check_treats_tabs_and_newlines_as_space_and_echoes_them_escaped() {
+    prime_solve()
+        .args(["check", "4", "6", "8", "(6\t*\n4)\r\n/ 8"])
+        .assert()
+        .success()
+        .stdout("valid: (6\\t*\\n4)\\r\\n/ 8 = 3, a prime\n");
+}
+
+#[test]
+fn control_characters_are_never_echoed_raw() {
+    let raw = |bytes: &[u8]| bytes.contains(&0x1b);
+    let out = prime_solve()
+        .args(["check", "2", "3", "4", "2+3+\u{1b}[31m4"])
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("`\\u{1b}`") && !raw(stdout.as_bytes()),
+        "{stdout:?}"
+    );
+    let out = prime_solve()
+        .args(["check", "2", "\u{1b}[2J", "4", "2+4"])
+        .assert()
+        .code(2);
+    let stderr = &out.get_output().stderr;
+    assert!(!raw(stderr), "{stderr:?}");
+    fails_with(
+        prime_solve().args(["check", "2", "\u{1b}[2J", "4", "2+4"]),
+        "bad card `\\u{1b}[2J`",
+    );
+    fails_with(
+        prime_solve().args(["table", "--out", "\u{1b}[2J/.."]),
+        "the folder \\u{1b}[2J does not exist",
+    );
+    // JSON keeps the claim as typed but escapes a C1 control and a
+    // right-to-left override, which serde_json would write raw.
+    let claim = "2\u{9b}+3+\u{202e}4";
+    let out = prime_solve()
+        .args(["check", "2", "3", "4", claim, "--format", "json"])
+        .assert()
+        .code(1);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        !stdout.contains('\u{9b}') && !stdout.contains('\u{202e}'),
+        "{stdout:?}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["claim"], claim);
+}
+
+/// Every hostile shape of the issue, about `bytes` long (an argument may be
+/// at most 128 KiB on Linux).
+fn hostile_claims(bytes: usize) -> Vec<(&'static str, String)> {
+    let fill = |unit: &str| unit.repeat(bytes / unit.len());
+    vec![
+        ("(", format!("{}1", fill("("))),
+        ("T(", format!("{}1", fill("T("))),
+        ("√", format!("{}9", fill("√"))),
+        ("!", format!("3{}", fill("!"))),
+        ("^", format!("2{}", fill("^2"))),
+        ("unclosed (", fill("(")),
+        ("+", format!("1{}", fill("+1"))),
+        (
+            "[",
+            format!(
+                "{}1{}",
+                fill("[").split_off(bytes / 2),
+                "]".repeat(bytes / 2)
+            ),
+        ),
+    ]
+}
+
+#[test]
+fn hostile_claims_end_cleanly() {
+    for (shape, claim) in hostile_claims(100_000) {
+        let out = prime_solve()
+            .args(["check", "4", "6", "8", &claim])
+            .output()
+            .unwrap();
+        // A signal (stack overflow, abort) leaves no exit code.
+        let code = out.status.code();
+        assert_eq!(code, Some(1), "{shape}: {:?}", out.status);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(stdout.lines().count(), 1, "{shape}: {stdout}");
+        assert!(
+            stdout.starts_with("invalid: cannot read the claim at column ")
+                && stdout.contains("more than 200 deep"),
+            "{shape}: {stdout}"
+        );
+        assert!(out.stderr.is_empty(), "{shape}");
+    }
 }
 
 #[test]
@@ -391,11 +590,11 @@ fn counts_agree_with_their_nouns() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
-            "rank-powers-high: 1 hand fails (probability 0.002258 per deal): 9 12 12\n",
+            "rank-powers-high: 1 hand fails (probability 14/6201 (0.226%) per deal): 9 12 12\n",
         ));
     let index = std::fs::read_to_string(dir.path().join("README.md")).unwrap();
     assert!(
-        index.contains("- Of the 1 rule set below, 1 has a hand that fails.\n"),
+        index.contains("- The rule set below has a hand that fails.\n"),
         "{index}"
     );
     let summary = std::fs::read_to_string(dir.path().join("rank-powers-high/summary.md")).unwrap();
@@ -403,4 +602,50 @@ fn counts_agree_with_their_nouns() {
         summary.contains("Yes: 1 of 455 hands makes no prime."),
         "{summary}"
     );
+}
+
+/// The binary with stdout or stderr on `/dev/full`, where every write fails.
+fn run_into_full(args: &[&str], stderr_full: bool) -> std::process::Output {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("prime-solve"));
+    cmd.args(args);
+    if stderr_full {
+        cmd.stderr(full()).stdout(std::process::Stdio::null());
+    } else {
+        cmd.stdout(full()).stderr(std::process::Stdio::piped());
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn an_error_that_cannot_be_written_is_still_exit_two() {
+    for args in [&["query", "4", "X", "8"][..], &["query", "--bogus"][..]] {
+        let out = run_into_full(args, true);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {:?}", out.status);
+    }
+}
+
+#[test]
+fn output_that_cannot_be_written_is_exit_two() {
+    for (args, needle) in [
+        (&["--help"][..], "cannot write the help"),
+        (&["query", "--help"][..], "cannot write the help"),
+        (
+            &["query", "4", "6", "8"][..],
+            "cannot write to standard output",
+        ),
+    ] {
+        let out = run_into_full(args, false);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("prime-solve: "), "{stderr}");
+        assert!(stderr.contains(needle), "{stderr}");
+        assert!(stderr.contains("No space left on device"), "{stderr}");
+    }
 }

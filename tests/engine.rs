@@ -1,6 +1,7 @@
-//! The engine's own guarantees: the known results of SPEC §7, the targeted
+//! The engine's own guarantees: the known results of docs/rules.md §9, the targeted
 //! prime search agreeing with the full one, and shared tables changing nothing.
 
+use prime_solve::expr::{Brackets, Style};
 use prime_solve::{Card, Faces, Functions, Hand, Rules, Solver, check};
 
 fn hand(tokens: &[&str], faces: Faces) -> Hand {
@@ -64,6 +65,67 @@ fn five_six_eight_with_triangles_makes_ninety_seven() {
         witness.contains("T(8 + 5)") || witness.contains("T(5 + 8)"),
         "{witness}"
     );
+}
+
+/// docs/rules.md §5.2: a factorial of a root is printed `(√(8 + 8))! + 7`,
+/// and the referee rules the old spelling `√(8 + 8)! + 7` the same way.
+#[test]
+fn a_factorial_of_a_root_reads_one_way() {
+    let rules = Rules {
+        functions: Functions::ALL,
+        function_depth: 2,
+        ..Rules::default()
+    };
+    let eights = Hand::from_values(&[7, 8, 8]);
+    for claim in [
+        "(√(8 + 8))! + 7",
+        "√(8 + 8)! + 7",
+        "sqrt(8 + 8)! + 7",
+        "fact(sqrt(8 + 8)) + 7",
+    ] {
+        assert_eq!(check(eights, claim, &rules), Ok(31), "{claim}");
+    }
+    let found = primes(&["7", "8", "8"], rules);
+    assert!(
+        found.contains(&(31, "(√(8 + 8))! + 7".to_string())),
+        "{found:?}"
+    );
+    let nines = Hand::from_values(&[1, 1, 9]);
+    assert_eq!(
+        check(nines, "(√9)! + 1 + 1", &rules)
+            .unwrap_err()
+            .to_string(),
+        check(nines, "√9! + 1 + 1", &rules).unwrap_err().to_string()
+    );
+}
+
+/// Every witness, in every style, is upheld by the referee with its prime,
+/// functions nested two deep included.
+#[test]
+fn witnesses_in_every_style_are_upheld() {
+    let rules = Rules {
+        powers: true,
+        functions: Functions::ALL,
+        function_depth: 2,
+        max_prime: None,
+        ..Rules::default()
+    };
+    let solver = Solver::new(rules).unwrap();
+    let styles = [false, true].into_iter().flat_map(|ascii| {
+        [Brackets::Minimal, Brackets::Full].map(|brackets| Style { ascii, brackets })
+    });
+    let styles: Vec<Style> = styles.collect();
+    for values in [[7, 8, 8], [1, 1, 9], [4, 4, 9], [2, 8, 8], [3, 5, 10]] {
+        let hand = Hand::from_values(&values);
+        let solution = solver.solve(hand).unwrap();
+        for p in solution.primes() {
+            let witness = solution.witness(p).unwrap();
+            for &style in &styles {
+                let text = witness.render_with(style);
+                assert_eq!(check(hand, &text, &rules), Ok(p), "{text} for {hand}");
+            }
+        }
+    }
 }
 
 fn all_hands(faces: Faces, k: usize) -> Vec<Hand> {

@@ -1,9 +1,104 @@
-//! Property tests: parsers never panic, printed witnesses read back.
+//! Property tests: parsers never panic or overflow the stack, whatever the
+//! claim's length or nesting; printed witnesses read back.
 
 use proptest::prelude::*;
 
-use prime_solve::claim::Claim;
-use prime_solve::{Card, Faces, Functions, Hand, Rules, Solver, check};
+use prime_solve::claim::{Claim, MAX_CLAIM_DEPTH};
+use prime_solve::echo::needs_escape;
+use prime_solve::prime::is_prime;
+use prime_solve::{Card, Faces, Fault, Functions, Hand, Rules, Solver, check};
+
+/// Every house rule on, so that the referee gets past its early checks.
+fn all_rules() -> Rules {
+    Rules {
+        powers: true,
+        juxtapose: true,
+        functions: Functions::ALL,
+        function_depth: 3,
+        max_prime: None,
+        ..Rules::default()
+    }
+}
+
+/// What must hold of any verdict on any claim: a valid claim is a prime; a
+/// parse error points inside the claim (or just past its end); a fault is
+/// one line with no control character in it.
+fn verdict_is_sound(hand: Hand, claim: &str, rules: &Rules) -> Result<(), TestCaseError> {
+    match check(hand, claim, rules) {
+        Ok(p) => prop_assert!(is_prime(p), "{claim:?} = {p}"),
+        Err(fault) => {
+            if let Fault::Parse(err) = &fault {
+                prop_assert!(
+                    (1..=claim.chars().count() + 1).contains(&err.column),
+                    "{claim:?}: {err}"
+                );
+            }
+            let text = fault.to_string();
+            prop_assert!(!text.chars().any(needs_escape), "{claim:?}: {text:?}");
+        }
+    }
+    Ok(())
+}
+
+/// Claims built from a grammar, nested up to `depth` and sometimes beyond
+/// the parser's bound: brackets of both kinds, functions, powers, chains.
+fn nested_claim(depth: u32) -> impl Strategy<Value = String> {
+    let leaf = prop_oneof!["[1-9]", "1[0-3]", "[0-9]{2,5}"];
+    leaf.prop_recursive(depth, depth * 4, 3, |inner| {
+        prop_oneof![
+            (inner.clone(), "[-+*/x×÷^−]|\\*\\*", inner.clone())
+                .prop_map(|(a, op, b)| format!("{a} {op} {b}")),
+            inner.clone().prop_map(|a| format!("({a})")),
+            inner.clone().prop_map(|a| format!("[{a}]")),
+            (inner.clone(), "T|tri|fact|sqrt|√").prop_map(|(a, f)| format!("{f}({a})")),
+            inner.clone().prop_map(|a| format!("√{a}")),
+            inner.clone().prop_map(|a| format!("{a}!")),
+            (inner.clone(), inner).prop_map(|(a, b)| format!("root({a}, {b})")),
+        ]
+    })
+}
+
+/// A small claim wrapped in `count` copies of an opener (and maybe its
+/// closers): the hostile shapes of the issue at random lengths.
+fn deep_claim() -> impl Strategy<Value = String> {
+    let opener = prop_oneof![
+        Just("("),
+        Just("["),
+        Just("T("),
+        Just("√"),
+        Just("1+("),
+        Just("2^"),
+        Just("2**"),
+        Just("root("),
+        Just("fact["),
+        Just("1+"),
+    ];
+    let count = prop_oneof![0..MAX_CLAIM_DEPTH * 2, 0..20_000usize];
+    (
+        opener,
+        count,
+        "[0-9+*/()!√ -]{1,6}",
+        any::<bool>(),
+        "[!)\\]]{0,3}",
+    )
+        .prop_map(|(opener, count, middle, close, tail)| {
+            let mut claim = opener.repeat(count);
+            claim.push_str(&middle);
+            if close {
+                let closer: String = opener
+                    .chars()
+                    .filter_map(|c| match c {
+                        '(' => Some(')'),
+                        '[' => Some(']'),
+                        _ => None,
+                    })
+                    .collect();
+                claim.push_str(&closer.repeat(count));
+            }
+            claim.push_str(&tail);
+            claim
+        })
+}
 
 proptest! {
     #[test]
@@ -12,20 +107,43 @@ proptest! {
             for faces in Faces::ALL {
                 let _ = card.value(faces);
             }
+        } else if let Err(err) = Card::parse(&token) {
+            let text = err.to_string();
+            prop_assert!(!text.chars().any(needs_escape), "{text:?}");
         }
     }
 
     #[test]
-    fn claims_never_panic(claim in "[0-9+*/x×÷^!()√,. TtrootsqfaciJK-]{0,24}") {
-        let _ = Claim::parse(&claim);
-        let _ = check(Hand::from_values(&[4, 6, 8]), &claim, &Rules {
-            powers: true, juxtapose: true, functions: Functions::ALL, ..Rules::default()
-        });
+    fn any_card_text_is_read_or_named_cleanly(token in "\\PC{0,6}|[\\x00-\\x1f\\x7f-\\u{9f}a-z0-9*]{0,8}") {
+        if let Err(err) = Card::parse(&token) {
+            let text = err.to_string();
+            prop_assert!(!text.chars().any(needs_escape), "{text:?}");
+        }
     }
 
     #[test]
-    fn arbitrary_text_never_panics(claim in "\\PC{0,30}") {
-        let _ = check(Hand::from_values(&[1, 13, 7]), &claim, &Rules::default());
+    fn claims_never_panic(claim in "[0-9+*/x×÷^!()\\[\\]√,. \t\nTtrootsqfaciJK-]{0,24}") {
+        verdict_is_sound(Hand::from_values(&[4, 6, 8]), &claim, &all_rules())?;
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(claim in "\\PC{0,30}|[\\x00-\\u{a0}]{0,30}") {
+        verdict_is_sound(Hand::from_values(&[1, 13, 7]), &claim, &Rules::default())?;
+    }
+
+    #[test]
+    fn long_claims_never_panic(claim in "[0-9+*/x×÷^!()\\[\\]√,. TtrootsqfaciJK-]{100,3000}") {
+        verdict_is_sound(Hand::from_values(&[2, 3, 4, 5]), &claim, &all_rules())?;
+    }
+
+    #[test]
+    fn nested_claims_never_panic(claim in nested_claim(40)) {
+        verdict_is_sound(Hand::from_values(&[1, 2, 3]), &claim, &all_rules())?;
+    }
+
+    #[test]
+    fn deep_claims_parse_or_name_their_column(claim in deep_claim()) {
+        verdict_is_sound(Hand::from_values(&[1, 2, 3]), &claim, &all_rules())?;
     }
 
     #[test]
@@ -54,4 +172,106 @@ proptest! {
             prop_assert_eq!(check(hand, &text, &rules), Ok(p), "{}", text);
         }
     }
+}
+
+/// The shapes of the issue, about `chars` characters each.
+fn hostile_claims(chars: usize) -> Vec<(&'static str, String)> {
+    // `count` openers and as many closers.
+    let nest = |open: &str, inner: &str, close: &str| {
+        let count = chars / (open.chars().count() + close.chars().count()).max(1);
+        format!("{}{inner}{}", open.repeat(count), close.repeat(count))
+    };
+    let chain = |unit: &str, first: &str| format!("{first}{}", unit.repeat(chars / unit.len()));
+    vec![
+        ("(", nest("(", "1", ")")),
+        ("unclosed (", nest("(", "", "")),
+        ("[", nest("[", "1", "]")),
+        ("T(", nest("T(", "1", ")")),
+        ("root(", nest("root(", "1", ",2)")),
+        ("1+(", nest("1+(", "1", ")")),
+        ("√", nest("√", "9", "")),
+        ("!", nest("", "3", "!")),
+        ("^", chain("^2", "2")),
+        ("**", chain("**2", "2")),
+        ("+", chain("+1", "1")),
+    ]
+}
+
+/// Runs `f` on a thread with a 256 KiB stack, as a small embedded target or
+/// a worker thread might have.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn hostile_claims_are_parse_errors_on_a_small_stack() {
+    on_small_stack(|| {
+        for (shape, claim) in hostile_claims(100_000) {
+            let verdict = check(Hand::from_values(&[4, 6, 8]), &claim, &all_rules());
+            let Err(Fault::Parse(err)) = verdict else {
+                panic!("{shape}: {verdict:?}");
+            };
+            assert!(err.message.contains("more than 200 deep"), "{shape}: {err}");
+        }
+    });
+}
+
+#[test]
+fn claims_at_the_depth_bound_are_ruled_on_a_small_stack() {
+    // The deepest claim of each shape that still parses is evaluated,
+    // checked and dropped: every recursion over the tree at its tallest.
+    on_small_stack(|| {
+        let rules = all_rules();
+        let claim = |shape: &str, chars: usize| {
+            let mut all = hostile_claims(chars).into_iter();
+            all.find(|s| s.0 == shape).unwrap().1
+        };
+        for (shape, _) in hostile_claims(0) {
+            if shape == "unclosed (" {
+                continue;
+            }
+            // The longest claim of this shape that parses: nesting is
+            // monotone in the length, so a binary search finds it.
+            let (mut ok, mut too_deep) = (1, 20 * MAX_CLAIM_DEPTH);
+            assert!(Claim::parse(&claim(shape, ok)).is_ok(), "{shape}");
+            let err = Claim::parse(&claim(shape, too_deep)).unwrap_err();
+            assert!(err.message.contains("more than 200 deep"), "{shape}: {err}");
+            while too_deep - ok > 1 {
+                let mid = (ok + too_deep) / 2;
+                match Claim::parse(&claim(shape, mid)) {
+                    Ok(_) => ok = mid,
+                    Err(_) => too_deep = mid,
+                }
+            }
+            let deepest = claim(shape, ok);
+            let next = Claim::parse(&claim(shape, too_deep)).unwrap_err();
+            assert!(
+                next.message.contains("more than 200 deep"),
+                "{shape}: {next}"
+            );
+            // Its own numbers as the hand where they can be one, so that
+            // the referee gets past the cards and evaluates the whole tree.
+            let numbers: Vec<u8> = Claim::parse(&deepest)
+                .unwrap()
+                .numbers()
+                .iter()
+                .filter_map(|&(v, _)| u8::try_from(v).ok().filter(|v| (1..=13).contains(v)))
+                .collect();
+            let hand = if numbers.len() <= 6 {
+                numbers
+            } else {
+                vec![4, 6, 8]
+            };
+            let verdict = check(Hand::from_values(&hand), &deepest, &rules);
+            assert!(
+                !matches!(verdict, Err(Fault::Parse(_))),
+                "{shape}: {verdict:?}"
+            );
+        }
+    });
 }

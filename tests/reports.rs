@@ -121,7 +121,7 @@ fn reports_are_the_same_bytes_for_any_thread_count() {
 #[test]
 fn weights_sum_to_one_and_hand_counts_match() {
     for rules in all_rule_sets().into_iter().filter(|r| r.name().len() <= 5) {
-        let a = analyze(rules, 3, &|| {}).unwrap();
+        let a = analyze(rules, 3, &|_| {}).unwrap();
         let sum = a.hands.iter().fold(Ratio::ZERO, |acc, h| acc + a.weight(h));
         assert_eq!(sum, Ratio::ONE, "{}", rules.name());
         let expected = if rules.faces == Faces::Rank { 455 } else { 220 };
@@ -220,7 +220,7 @@ fn analyze_prints_one_answer_per_rule_set() {
         .assert()
         .success()
         .stdout(predicates::str::contains(
-            "rank: 2 hands fail (probability 0.004838 per deal): 5 8 12, 9 12 12",
+            "rank: 2 hands fail (probability 10/2067 (0.484%) per deal): 5 8 12, 9 12 12",
         ));
 }
 
@@ -236,9 +236,26 @@ fn table_prints_markdown_and_csv() {
         .assert()
         .success();
     let text = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
-    assert!(text.starts_with("hand,weight,best_prime,best_call,quickest_prime,quickest_call\n"));
+    assert!(text.starts_with(
+        "hand,weight,highest_prime,highest_witness,simplest_prime,simplest_witness\n"
+    ));
     assert!(text.contains("\n9 12 12,14/6201,,,,\n"));
     assert_eq!(text.lines().count(), 456);
+}
+
+#[test]
+fn tables_for_classrooms_bracket_every_compound_operand() {
+    let minimal = prime_solve().args(["table"]).assert().success();
+    let minimal = String::from_utf8(minimal.get_output().stdout.clone()).unwrap();
+    assert!(minimal.contains("| 8 8 10 | 2/2067 (0.097%) | 11 = 10 + 8 ÷ 8 |"));
+    let full = prime_solve()
+        .args(["table", "--brackets", "full"])
+        .assert()
+        .success();
+    let full = String::from_utf8(full.get_output().stdout.clone()).unwrap();
+    assert!(full.contains("| 8 8 10 | 2/2067 (0.097%) | 11 = 10 + (8 ÷ 8) |"));
+    assert!(full.contains("7 = 8 − (1 × 1)"));
+    assert!(!full.contains("10 + 8 ÷ 8"));
 }
 
 #[test]
@@ -267,10 +284,93 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
             ..rank
         },
     ];
-    let shared = prime_solve::analysis::analyze_all(&sets, 3, &|| {}).unwrap();
+    let shared = prime_solve::analysis::analyze_all(&sets, 3, &|_| {}).unwrap();
     for (rules, together) in sets.iter().zip(&shared) {
-        let alone = analyze(*rules, 3, &|| {}).unwrap();
+        let alone = analyze(*rules, 3, &|_| {}).unwrap();
         assert_eq!(together.rules, *rules);
         assert!(together.hands == alone.hands, "{}", rules.name());
     }
+}
+
+/// What a person sees in the committed reports: the index's wording, the
+/// plots' legends and notes, grouped tables, one way of writing chances.
+#[test]
+fn committed_reports_read_well() {
+    let read = |path: &str| fs::read_to_string(committed().join(path)).unwrap();
+    let index = read("README.md");
+    assert!(index.contains("Of the 72 rule sets below, 8 have a hand that fails."));
+    assert!(index.contains("a deal fails with probability 10/2067 (0.484%)"));
+    assert!(index.contains("](table-five.md)") && index.contains("](table-rank.md)"));
+    assert!(index.contains("](simulation.md)"));
+    // The highest prime with functions and no ceiling is set by the bound.
+    assert!(index.contains("| 19916886627792001 † |"));
+    assert!(index.contains("| 109 |"));
+    assert!(index.contains("*below the value bound* (2^64 − 1)"));
+
+    let rank = read("rank/summary.md");
+    assert!(rank.contains("| 5 8 12 | 16/6201 (0.258%) |"));
+    assert!(rank.contains("| 0 | 2 | 10/2067 (0.484%) |"));
+    assert!(!rank.contains("below the value bound"));
+
+    // ~150 prime counts under every rule: 0-9 one by one, then by ten.
+    let rich = read("rank-powers-juxtapose-tri-fact-sqrt-high/summary.md");
+    let section = rich
+        .split("## Primes per deal")
+        .nth(1)
+        .unwrap()
+        .split("Mean primes")
+        .next()
+        .unwrap();
+    let rows = section.lines().filter(|l| l.starts_with("| ")).count();
+    assert!(rows <= 25, "{rows} rows");
+    assert!(section.contains("| 10-19 | 39 | 356/6201 (5.741%) |"));
+    assert!(section.contains("| 140-149 |"));
+    assert!(rich.contains("the highest prime *below the value bound*"));
+
+    let grid = read("rank-powers-juxtapose-tri-fact-sqrt-high/grid.svg");
+    for text in [
+        "Colour: the hand&apos;s highest prime",
+        "10 to 20 digits",
+        "A cell like 8d: a prime of 8 digits,",
+        "two lower cards",
+        "third card",
+        "J, Q and K count 11, 12 and 13.",
+        "\nQ K\n",
+    ] {
+        assert!(grid.contains(text), "grid.svg lacks {text}");
+    }
+    let plain = read("five/grid.svg");
+    assert!(plain.contains("67 to 97") && !plain.contains("101 to 997"));
+    assert!(!plain.contains("digits") && !plain.contains("value bound"));
+    assert!(plain.contains("J, Q and K count 5 (column 5)."));
+
+    let counts = read("rank/prime-counts.svg");
+    assert!(counts.contains("120 of 24804 deals make no prime, probability 10/2067 (0.484%)."));
+    assert!(read("five/prime-counts.svg").contains("No deal fails"));
+}
+
+#[test]
+fn a_single_rule_set_and_other_hand_sizes_are_worded_for_themselves() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    prime_solve()
+        .args(["analyze", "--faces", "rank", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let index = fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(index.contains("- The rule set below has a hand that fails."));
+    assert!(!index.contains("1 rule set") && !index.contains("1 have"));
+    assert!(index.contains("three-card combination"));
+
+    let out = dir.path().join("two");
+    prime_solve()
+        .args(["analyze", "--cards", "2", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let index = fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(!index.contains("three-card"), "{index}");
+    assert!(index.contains("every hand of two cards"));
+    assert!(index.contains("- With face cards counting 5"));
 }

@@ -5,11 +5,11 @@ use anyhow::{Context, Result};
 
 use prime_solve::analysis::{Analysis, all_rule_sets, analyze_all};
 use prime_solve::deck::deal;
-use prime_solve::report::{self, write_files};
+use prime_solve::report::{self, json, write_files};
 use prime_solve::words::plural;
 
-use super::args::AnalyzeArgs;
-use super::{Verdict, print, progress_bar, thread_pool, tick};
+use super::args::{AnalyzeArgs, Format};
+use super::{Verdict, memory_in_use, print, sweep_bar, thread_pool};
 
 pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -33,23 +33,53 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     };
     let cards = usize::from(args.cards);
     let pool = thread_pool(args.threads)?;
-    let total: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
-    let bar = progress_bar(total as u64, "hands", args.quiet);
-    let analyses = pool.install(|| analyze_all(&rule_sets, cards, &|| tick(&bar)))?;
+    let hands: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
+    let work: u64 = rule_sets
+        .iter()
+        .map(|r| deal(cards, r.faces).0.len() as u64 * cost(r, cards))
+        .sum();
+    let bar = sweep_bar(work, hands as u64, args.quiet);
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let analyses = pool.install(|| {
+        analyze_all(&rule_sets, cards, &|r| {
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            bar.inc(cost(r, cards));
+            if n.is_multiple_of(16) || n == hands as u64 {
+                bar.set_message(format!(
+                    "{n}/{hands} hands (now {}), memory {}",
+                    r.name(),
+                    memory_in_use()
+                ));
+            }
+        })
+    })?;
     bar.finish_and_clear();
-    let files = pool.install(|| report::render(&analyses));
-    write_files(&args.out, &files)
-        .with_context(|| format!("cannot write reports to {}", args.out.display()))?;
-    let mut out = String::new();
-    for a in &analyses {
-        out.push_str(&answer_line(a));
-        out.push('\n');
-    }
-    out.push_str(&format!(
-        "reports: {} in {}\n",
-        plural(files.len(), "file", "files"),
-        args.out.display()
-    ));
+    let files = pool.install(|| report::render(&analyses, args.style.style(args.ascii)));
+    write_files(&args.out, &files).context("cannot write reports")?;
+    let out = match args.format {
+        Format::Json => {
+            let folder = args.out.display().to_string();
+            serde_json::to_string_pretty(&json::analyses(
+                &analyses,
+                args.style.style(args.ascii),
+                files.len(),
+                &folder,
+            ))? + "\n"
+        }
+        Format::Text => {
+            let mut out = String::new();
+            for a in &analyses {
+                out.push_str(&answer_line(a));
+                out.push('\n');
+            }
+            out.push_str(&format!(
+                "reports: {} in {}\n",
+                plural(files.len(), "file", "files"),
+                args.out.display()
+            ));
+            out
+        }
+    };
     print(&out)?;
     Ok(Verdict::Yes)
 }
@@ -63,8 +93,30 @@ fn answer_line(a: &Analysis) -> String {
             "{}: {} (probability {} per deal): {}",
             a.folder(),
             plural(n, "hand fails", "hands fail"),
-            a.failing_probability().decimal(6),
+            a.failing_probability().probability(),
             failing.join(", ")
         ),
     }
+}
+
+/// The relative cost of solving one hand under `rules`, so that the
+/// progress bar's rate and time left stay steady across rule sets: each
+/// house rule multiplies the values a hand reaches (measured on five-card
+/// hands: powers ×3, juxtaposition ×1.5, T ×80, T ! √ ×500), more so with
+/// more cards.
+fn cost(rules: &prime_solve::Rules, cards: usize) -> u64 {
+    let grow = |factor: u64| factor.pow(u32::try_from(cards.saturating_sub(2)).unwrap_or(1));
+    let mut c = 1;
+    if rules.powers {
+        c *= grow(2);
+    }
+    if rules.juxtapose {
+        c = c * 3 / 2;
+    }
+    if rules.function_list().len() == 1 {
+        c *= grow(4);
+    } else if !rules.functions.is_empty() {
+        c *= grow(8);
+    }
+    c.max(1)
 }

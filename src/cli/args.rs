@@ -1,15 +1,16 @@
 //! The command line: clap's view of it, turned into the library's plain
 //! types (`Rules`, `Hand`) before anything else sees it.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use prime_solve::expr::{Brackets, Style};
 use prime_solve::game::Model;
-use prime_solve::{Card, Faces, Functions, Hand, Rules};
+use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
 #[command(
@@ -20,7 +21,15 @@ use prime_solve::{Card, Faces, Functions, Hand, Rules};
                   make a prime from every card on the table with + − × ÷ \
                   (and, by house rule, powers, juxtaposition and functions).\n\n\
                   Exit codes: 0 yes (primes found, claim valid), 1 a clean no \
-                  (the hand fails, the claim is wrong), 2 bad input."
+                  (the hand fails, the claim is wrong), 2 bad input.",
+    after_help = "Examples:\n  \
+                  prime-solve query 4 6 8                     every prime 4, 6, 8 make\n  \
+                  prime-solve check 4 6 8 \"(6 x 4) / 8\"       rule on a claim\n  \
+                  prime-solve analyze --faces rank -o /tmp/r   every hand, with reports\n  \
+                  prime-solve table -f csv                     strategy table as CSV\n  \
+                  prime-solve simulate --players expert,club,novice\n  \
+                  prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n  \
+                  prime-solve man > ~/.local/share/man/man6/prime-solve.6"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -36,7 +45,7 @@ pub enum Command {
     Query(QueryArgs),
     /// Rule on a player's claim like a strict opponent.
     #[command(
-        after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers"
+        after_help = "Examples:\n  prime-solve check 4 6 8 \"(6 x 4) / 8\"\n  prime-solve check 2 7 9 \"7*9/2\"\n  prime-solve check 2 3 6 \"2^6 + 3\" --powers\n  prime-solve check 2 3 6 \"-2 + 3 + 6\""
     )]
     Check(CheckArgs),
     /// Solve every hand the pack deals and write reports (CSV, Markdown, SVG).
@@ -69,26 +78,23 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve play\n  prime-solve play --bots expert,club,novice --powers\n  prime-solve play --two-player --bots novice\n  prime-solve play --seed 3 --script moves.txt --format json"
     )]
     Play(PlayArgs),
+    /// Print a shell completion script to standard output.
+    #[command(
+        after_help = "Install (bash): prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n\
+                      Install (zsh):  prime-solve completions zsh > ~/.zfunc/_prime-solve   (with fpath+=~/.zfunc)\n\
+                      Install (fish): prime-solve completions fish > ~/.config/fish/completions/prime-solve.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to standard output.
+    #[command(after_help = "Install: prime-solve man > ~/.local/share/man/man6/prime-solve.6")]
+    Man,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum FacesArg {
-    /// Every face card counts 5 (the rules as written).
-    Five,
-    /// J = 11, Q = 12, K = 13.
-    Rank,
-    /// A face card counts its suit: S = 1, H = 2, C = 3, D = 4.
-    Suit,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FuncArg {
-    /// Triangular number T(n) = n(n+1)/2.
-    Tri,
-    /// Factorial n!.
-    Fact,
-    /// Exact square root.
-    Sqrt,
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// The house rules, shared by every command.
@@ -96,7 +102,7 @@ pub enum FuncArg {
 pub struct RuleArgs {
     /// How face cards count.
     #[arg(long, value_enum, default_value = "five", help_heading = "House rules")]
-    pub faces: FacesArg,
+    pub faces: Faces,
     /// Allow powers x^y and exact roots root(x, y).
     #[arg(long, help_heading = "House rules")]
     pub powers: bool,
@@ -111,7 +117,7 @@ pub struct RuleArgs {
         value_name = "LIST",
         help_heading = "House rules"
     )]
-    pub functions: Vec<FuncArg>,
+    pub functions: Vec<Func>,
     /// How many functions may be nested on one value (1-3).
     #[arg(
         long,
@@ -152,16 +158,16 @@ pub struct RuleArgs {
 struct FunctionsParser;
 
 impl TypedValueParser for FunctionsParser {
-    type Value = FuncArg;
+    type Value = Func;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
         arg: Option<&clap::Arg>,
         value: &OsStr,
-    ) -> Result<FuncArg, clap::Error> {
+    ) -> Result<Func, clap::Error> {
         if value.is_empty() {
-            let empty = |_: &str| -> Result<FuncArg, String> {
+            let empty = |_: &str| -> Result<Func, String> {
                 Err(
                     "an empty item in the list: use a comma-separated list of tri, fact, sqrt"
                         .into(),
@@ -169,12 +175,12 @@ impl TypedValueParser for FunctionsParser {
             };
             return empty.parse_ref(cmd, arg, value);
         }
-        EnumValueParser::<FuncArg>::new().parse_ref(cmd, arg, value)
+        EnumValueParser::<Func>::new().parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            FuncArg::value_variants()
+            Func::value_variants()
                 .iter()
                 .filter_map(ValueEnum::to_possible_value),
         ))
@@ -215,18 +221,10 @@ fn parse_max_value(s: &str) -> Result<u64, String> {
 
 impl RuleArgs {
     pub fn rules(&self) -> Result<Rules> {
-        let functions = Functions {
-            tri: self.functions.contains(&FuncArg::Tri),
-            fact: self.functions.contains(&FuncArg::Fact),
-            sqrt: self.functions.contains(&FuncArg::Sqrt),
-        };
+        let functions = Functions::from(self.functions.clone());
         let defaults = Rules::default();
         let rules = Rules {
-            faces: match self.faces {
-                FacesArg::Five => Faces::Five,
-                FacesArg::Rank => Faces::Rank,
-                FacesArg::Suit => Faces::Suit,
-            },
+            faces: self.faces,
             powers: self.powers,
             juxtapose: self.juxtapose,
             functions,
@@ -256,11 +254,30 @@ pub enum Format {
 #[derive(Args)]
 pub struct OutputArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
     /// Print * / ^ and sqrt() instead of × ÷ and √.
     #[arg(long)]
     pub ascii: bool,
+}
+
+/// How witnesses are written in files and tables.
+#[derive(Args)]
+pub struct StyleArgs {
+    /// Brackets in witnesses: `minimal` (10 + 8 ÷ 8) or `full`, every
+    /// compound operand bracketed (10 + (8 ÷ 8)), for classrooms.
+    #[arg(long, value_enum, value_name = "HOW", default_value = "minimal")]
+    pub brackets: Brackets,
+}
+
+impl StyleArgs {
+    /// The style, with ASCII operators or not.
+    pub fn style(&self, ascii: bool) -> Style {
+        Style {
+            ascii,
+            brackets: self.brackets,
+        }
+    }
 }
 
 /// How much memory a search may use.
@@ -302,16 +319,24 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
+    pub style: StyleArgs,
+    #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
 
+/// `check`'s cards and claim are read after a `--` that
+/// [`positionals_last`] inserts, so both allow a leading `-`.
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The visible cards, then the claim: `4 6 8 "(6 x 4) / 8"`.
-    #[arg(required = true, num_args = 3.., value_name = "CARDS... CLAIM")]
-    pub args: Vec<String>,
+    /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
+    #[arg(required = true, value_name = "CARDS", allow_hyphen_values = true)]
+    pub cards: Vec<String>,
+    /// The claim, in quotes: "(6 x 4) / 8". It may start with `-`; options
+    /// may come before or after it.
+    #[arg(value_name = "CLAIM", allow_hyphen_values = true)]
+    pub claim: String,
     #[command(flatten)]
     pub hand: HandArgs,
     #[command(flatten)]
@@ -331,13 +356,21 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub cards: u8,
     /// The folder to write reports to (created if its parent exists).
-    #[arg(long, value_name = "DIR", default_value = "reports")]
+    #[arg(short, long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+    /// Print the answers as text, or as one JSON object (see the README).
+    #[arg(short, long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write witnesses in the reports with * / ^ and sqrt() instead of × ÷ and √.
+    #[arg(long)]
+    pub ascii: bool,
+    #[command(flatten)]
+    pub style: StyleArgs,
     /// Worker threads [default: one per core]. Output is the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -356,11 +389,18 @@ pub enum TableFormat {
 #[derive(Args)]
 pub struct TableArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value = "md")]
+    #[arg(short, long, value_enum, default_value = "md")]
     pub format: TableFormat,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    /// Write to this file instead of standard output, through symlinks: a
+    /// regular file is replaced whole or not at all, a device or FIFO is
+    /// written as it is.
+    #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Print * / ^ and sqrt() instead of × ÷ and √.
+    #[arg(long)]
+    pub ascii: bool,
+    #[command(flatten)]
+    pub style: StyleArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]
@@ -386,17 +426,20 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub max_turns: u32,
     /// Also write summary.md, games.csv and game-length.svg to this folder.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Print the summary as text, or as one JSON object (see the README).
+    #[arg(short, long, value_enum, default_value = "text")]
+    pub format: Format,
     /// Run the fixed study of the README (several scenarios) and write it as
     /// Markdown to FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
     /// Worker threads [default: one per core]. Results are the same for any number.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
     pub threads: Option<u16>,
     /// Do not draw the progress bar.
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -410,6 +453,75 @@ fn parse_seed(s: &str) -> Result<u64, String> {
 
 fn parse_games(s: &str) -> Result<u64, String> {
     whole_number(s, 1, 10_000_000, "")
+}
+
+/// The command line with `check`'s options moved before its cards and
+/// claim, and a `--` between them. Clap alone would take a claim such as
+/// `-2 + 3 + 6` for an unknown option, and a card list that options
+/// interrupt (`check 4 6 8 --powers "6+4-8"`) for two lists.
+///
+/// An argument is an option when it is `--` and a letter (`--powers`,
+/// `--format=json`) or `-` and letters only (`-h`); an option that takes a
+/// value takes the next argument too. Everything else is a card or the
+/// claim, and so is everything after a `--` the user typed. An option
+/// `check` does not have is an error here: after the `--` clap would read
+/// it as a card.
+pub fn positionals_last(args: Vec<OsString>) -> Result<Vec<OsString>, clap::Error> {
+    if args.get(1).is_none_or(|a| a != "check") {
+        return Ok(args);
+    }
+    let mut cli = Cli::command();
+    cli.build();
+    let Some(check) = cli.find_subcommand_mut("check") else {
+        return Ok(args);
+    };
+    let mut rest = args.into_iter();
+    let mut out: Vec<OsString> = rest.by_ref().take(2).collect();
+    let mut positionals = Vec::new();
+    while let Some(arg) = rest.next() {
+        let Some(text) = arg.to_str() else {
+            positionals.push(arg);
+            continue;
+        };
+        if text == "--" {
+            positionals.extend(rest.by_ref());
+            break;
+        }
+        if !is_option(text) {
+            positionals.push(arg);
+            continue;
+        }
+        let known = check
+            .get_arguments()
+            .find(|a| match text.strip_prefix("--") {
+                Some(long) => a.get_long() == long.split('=').next(),
+                None => text.chars().skip(1).all(|c| a.get_short() == Some(c)),
+            });
+        let Some(known) = known else {
+            let message = format!("unexpected argument '{text}' found");
+            return Err(check.error(clap::error::ErrorKind::UnknownArgument, message));
+        };
+        let needs_value = known.get_action().takes_values() && !text.contains('=');
+        out.push(arg);
+        if needs_value && let Some(value) = rest.next() {
+            out.push(value);
+        }
+    }
+    if !positionals.is_empty() {
+        out.push("--".into());
+        out.extend(positionals);
+    }
+    Ok(out)
+}
+
+fn is_option(arg: &str) -> bool {
+    if let Some(long) = arg.strip_prefix("--") {
+        long.starts_with(|c: char| c.is_ascii_alphabetic())
+    } else if let Some(short) = arg.strip_prefix('-') {
+        !short.is_empty() && short.chars().all(|c| c.is_ascii_alphabetic())
+    } else {
+        false
+    }
 }
 
 fn parse_model(s: &str) -> Result<Model, String> {

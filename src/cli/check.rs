@@ -1,41 +1,49 @@
 //! `prime-solve check`: the referee's verdict on one claim.
 
-use anyhow::Result;
-use serde::Serialize;
+use anyhow::{Result, bail};
 
-use prime_solve::{Value, check};
+use prime_solve::echo::{echo, needs_escape};
+use prime_solve::report::json;
+use prime_solve::{Card, check};
 
 use super::args::{CheckArgs, Format, parse_hand};
-use super::{Verdict, print};
-
-#[derive(Serialize)]
-struct CheckJson<'a> {
-    hand: Vec<u8>,
-    claim: &'a str,
-    valid: bool,
-    value: Option<Value>,
-    fault: Option<String>,
-}
+use super::{Verdict, hints, print};
 
 pub fn run(args: &CheckArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
-    let (claim, cards) = args.args.split_last().expect("clap requires 3 arguments");
-    let hand = parse_hand(cards, rules.faces, &args.hand)?;
+    let claim = &args.claim;
+    // A lone card can never be a claim (a hand has at least two cards to
+    // use): `check 4 6 8` has forgotten its claim.
+    if Card::parse(claim).is_ok() {
+        bail!(
+            "the claim is missing: `{}` is a card; give the claim last, in quotes \
+             (check 4 6 8 \"(6 x 4) / 8\")",
+            echo(claim)
+        );
+    }
+    let hand = parse_hand(&args.cards, rules.faces, &args.hand)?;
     let verdict = check(hand, claim, &rules);
     let text = match args.output.format {
         Format::Json => {
-            let json = CheckJson {
-                hand: hand.values(),
-                claim,
-                valid: verdict.is_ok(),
-                value: verdict.as_ref().ok().copied(),
-                fault: verdict.as_ref().err().map(ToString::to_string),
-            };
-            serde_json::to_string_pretty(&json)? + "\n"
+            let mut j = json::hand_header(hand, &rules);
+            let (value, value_text) = json::big(verdict.as_ref().ok().copied());
+            j.insert("claim".into(), claim.as_str().into());
+            j.insert("valid".into(), verdict.is_ok().into());
+            j.insert("value".into(), value);
+            j.insert("value_text".into(), value_text);
+            let fault = verdict.as_ref().err();
+            let words = fault.map(|f| format!("{f}{}", hints::for_fault(f)));
+            j.insert("fault".into(), words.into());
+            j.insert("fault_kind".into(), fault.map(|f| f.kind()).into());
+            json_escaped(&serde_json::to_string_pretty(&j)?) + "\n"
         }
         Format::Text => match &verdict {
-            Ok(p) => format!("valid: {claim} = {p}, a prime\n"),
-            Err(fault) => format!("invalid: {fault}\n"),
+            Ok(p) => format!("valid: {} = {p}, a prime\n", echo(claim)),
+            Err(fault) => format!(
+                "invalid: {}{}\n",
+                echo(&fault.to_string()),
+                hints::for_fault(fault)
+            ),
         },
     };
     print(&text)?;
@@ -44,4 +52,21 @@ pub fn run(args: &CheckArgs) -> Result<Verdict> {
     } else {
         Verdict::No
     })
+}
+
+/// JSON with the characters serde_json leaves raw but a terminal may act on
+/// (DEL, C1 controls, bidirectional controls) written as `\uXXXX`: the
+/// same JSON value, safe to print. They occur only inside strings; serde
+/// already escapes the C0 controls there, so a raw one is the layout's.
+fn json_escaped(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        let left_raw = c == '\u{7f}' || (needs_escape(c) && !c.is_ascii_control());
+        if left_raw {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -1,14 +1,12 @@
 //! `prime-solve crib`: a printable crib sheet for a rule set, as SVG or PDF.
 
-use std::path::Path;
-
 use anyhow::{Context, Result, bail};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{File, crib, pdf, write_files};
+use prime_solve::report::{crib, pdf, write_file};
 
 use super::args::{CribArgs, PaperArg};
-use super::{Spinner, Verdict, print};
+use super::{Spinner, Verdict, say};
 
 pub fn run(args: &CribArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
@@ -25,19 +23,12 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
             path.display()
         ),
     };
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     let paper = match args.paper {
         PaperArg::A4 => crib::Paper::A4,
         PaperArg::Letter => crib::Paper::Letter,
     };
     let spinner = Spinner::start("solving", false);
-    let analysis = analyze(rules, 3, &|| {})?;
+    let analysis = analyze(rules, 3, &|_| {})?;
     drop(spinner);
     let mut command = format!("prime-solve crib {}", rules_flags(args));
     if paper == crib::Paper::Letter {
@@ -49,15 +40,14 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
     } else {
         crib::svg(&sheet)
     };
-    write_files(dir, &[File::new(name, text)])
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    print(&format!(
-        "crib for {}: {} of {} written to {}\n",
+    write_file(path, text.as_bytes()).context("cannot write the crib")?;
+    say(&format!(
+        "crib for {}: {} of {} written to {}",
         rules.name(),
         prime_solve::words::plural(sheet.pages.len(), "page", "pages"),
         paper.name(),
-        path.display()
-    ))?;
+        prime_solve::echo::echo(&path.display().to_string())
+    ));
     Ok(Verdict::Yes)
 }
 

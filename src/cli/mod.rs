@@ -5,6 +5,7 @@ mod analyze;
 mod args;
 mod check;
 mod crib;
+mod hints;
 mod play;
 mod practice;
 mod query;
@@ -18,12 +19,12 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
+use prime_solve::echo::echo;
 use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
-use prime_solve::error::SolveError;
 
 impl Command {
     /// The memory options of a command that solves hands.
@@ -35,19 +36,26 @@ impl Command {
             Command::Simulate(a) => Some(&a.memory),
             Command::Crib(a) => Some(&a.memory),
             Command::Play(a) => Some(&a.memory),
-            Command::Check(_) | Command::Practice(_) => None,
+            Command::Check(_) | Command::Practice(_) | Command::Completions(_) | Command::Man => {
+                None
+            }
         }
     }
 }
 
-/// What a command concluded: the SPEC's exit codes 0 and 1.
+/// What a command concluded: the exit codes 0 and 1 of docs/rules.md §8.
 pub enum Verdict {
     Yes,
     No,
 }
 
 pub fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    clean_up_on_signals();
+    let argv = match args::positionals_last(std::env::args_os().collect()) {
+        Ok(argv) => argv,
+        Err(err) => return usage_error(&err),
+    };
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
@@ -63,22 +71,38 @@ pub fn run() -> ExitCode {
         Command::Practice(a) => practice::run(&a),
         Command::Crib(a) => crib::run(&a),
         Command::Play(a) => play::run(&a),
+        Command::Completions(a) => completions(a.shell),
+        Command::Man => man(),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
         Ok(Verdict::No) => ExitCode::from(1),
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            let hint = match err.downcast_ref::<SolveError>() {
-                Some(SolveError::Memory { .. }) => {
-                    "; use fewer cards or house rules, or raise --memory-limit"
-                }
-                _ => "",
-            };
-            eprintln!("prime-solve: {err:#}{hint}");
+            let hint = hints::for_error(&err);
+            say(&format!("prime-solve: {}{hint}", echo(&format!("{err:#}"))));
             ExitCode::from(2)
         }
     }
+}
+
+/// A completion script for `shell`, from the clap definition.
+fn completions(shell: clap_complete::Shell) -> anyhow::Result<Verdict> {
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "prime-solve", &mut out);
+    print(&String::from_utf8(out)?)?;
+    Ok(Verdict::Yes)
+}
+
+/// The manual page, from the clap definition.
+fn man() -> anyhow::Result<Verdict> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command())
+        .section("6")
+        .manual("Games")
+        .render(&mut out)?;
+    print(&String::from_utf8(out)?)?;
+    Ok(Verdict::Yes)
 }
 
 /// Clap's message folded into one line; help and version print as usual.
@@ -89,17 +113,25 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     ) {
-        let _ = err.print();
+        // Help that cannot be written (a full disk, `>/dev/full`) is a
+        // failure; a reader that stopped early (`| head`) is not.
+        match err.print().and_then(|()| io::stdout().flush()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                say(&format!("prime-solve: cannot write the help: {e}"));
+                return ExitCode::from(2);
+            }
+            _ => {}
+        }
         return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
             ExitCode::from(2)
         } else {
             ExitCode::SUCCESS
         };
     }
-    eprintln!(
+    say(&format!(
         "prime-solve: {} (see --help)",
-        fold(&err.render().to_string())
-    );
+        echo(&fold(&err.render().to_string()))
+    ));
     ExitCode::from(2)
 }
 
@@ -123,6 +155,31 @@ fn fold(text: &str) -> String {
         .to_string()
 }
 
+/// One line on stderr. Unlike `eprintln!`, it does not panic when stderr
+/// cannot be written (`2>/dev/full`): the exit code still tells.
+pub fn say(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}").and_then(|()| err.flush());
+}
+
+/// On SIGINT, SIGTERM or SIGHUP, puts back what a write in progress has
+/// replaced and removes its temporary files, then dies of the signal as
+/// it would have.
+fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            // Held to the end: no write goes on after the clean-up.
+            let _held = prime_solve::report::abandon();
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         cause
@@ -134,9 +191,9 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// Writes the whole of a command's output to stdout at once.
 pub fn print(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
 }
 
 /// A bar on stderr counting `unit`, hidden when stderr is not a terminal
@@ -153,6 +210,23 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
         .expect("a valid template"),
     );
     bar.set_message(memory_in_use());
+    bar
+}
+
+/// The bar of a sweep: its length is the expected work (hands weighted by
+/// cost), and it shows hands done, elapsed time, rate and time left.
+pub fn sweep_bar(work: u64, hands: u64, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(work);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {percent:>3}% {msg}; {elapsed} elapsed, about {eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_message(format!("0/{hands} hands, memory {}", memory_in_use()));
     bar
 }
 

@@ -204,7 +204,7 @@ impl Table<'_> {
             _ => None,
         };
         let fault = match (&c.fault, c.valid, c.claim.is_some()) {
-            (Some(f), _, _) => Some(f.to_string()),
+            (Some(f), _, _) => Some(format!("{f}{}", super::hints::for_fault(f))),
             (None, false, false) => Some("a miscalculation: cannot show it".into()),
             _ => None,
         };

@@ -254,8 +254,9 @@ fn show_round(r: &Round, ascii: bool, colour: bool) -> String {
             plural(r.score(), "point", "points")
         ),
         (_, Some(Err(fault))) => format!(
-            "{} {fault} ({})\n",
+            "{} {fault}{} ({})\n",
             term::paint("invalid:", false, colour),
+            super::hints::for_fault(fault),
             seconds(r.ms)
         ),
         _ => format!(

@@ -3,30 +3,17 @@
 use std::fmt::Write as _;
 
 use anyhow::Result;
-use serde::Serialize;
 
+use prime_solve::report::json;
 use prime_solve::words::plural;
-use prime_solve::{Rules, Solver, Value};
+use prime_solve::{Solver, Value};
 
 use super::args::{Format, QueryArgs, parse_hand};
 use super::{Spinner, Verdict, print};
 
-#[derive(Serialize)]
 struct PrimeJson {
     value: Value,
     witness: String,
-}
-
-#[derive(Serialize)]
-struct QueryJson<'a> {
-    hand: Vec<u8>,
-    rule_set: String,
-    rules: &'a Rules,
-    primes: Vec<PrimeJson>,
-    highest_prime: Option<Value>,
-    pruned: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<&'a [Value]>,
 }
 
 pub fn run(args: &QueryArgs) -> Result<Verdict> {
@@ -36,29 +23,42 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let spinner = Spinner::start("solving", false);
     let solution = solver.solve(hand)?;
     drop(spinner);
-    let ascii = args.output.ascii;
+    let style = args.style.style(args.output.ascii);
     let primes: Vec<PrimeJson> = solution
         .primes()
         .into_iter()
         .map(|p| PrimeJson {
             value: p,
-            witness: solution.witness(p).expect("a reached prime").render(ascii),
+            witness: solution
+                .witness(p)
+                .expect("a reached prime")
+                .render_with(style),
         })
         .collect();
     let values = solution.values().expect("a full solve lists every value");
     let found = !primes.is_empty();
     let text = match args.output.format {
         Format::Json => {
-            let json = QueryJson {
-                hand: hand.values(),
-                rule_set: rules.name(),
-                rules: &rules,
-                highest_prime: primes.last().map(|p| p.value),
-                primes,
-                pruned: solution.pruned(),
-                values: args.values.then_some(values),
-            };
-            serde_json::to_string_pretty(&json)? + "\n"
+            let mut j = json::hand_header(hand, &rules);
+            let list: Vec<serde_json::Value> = primes
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "value": p.value,
+                        "value_text": p.value.to_string(),
+                        "witness": p.witness,
+                    })
+                })
+                .collect();
+            let (top, top_text) = json::big(primes.last().map(|p| p.value));
+            j.insert("primes".into(), list.into());
+            j.insert("highest_prime".into(), top);
+            j.insert("highest_prime_text".into(), top_text);
+            j.insert("pruned".into(), solution.pruned().into());
+            if args.values {
+                j.insert("values".into(), serde_json::json!(values));
+            }
+            serde_json::to_string_pretty(&j)? + "\n"
         }
         Format::Text => {
             let mut out = String::new();

@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 
 use prime_solve::Rules;
 use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
-use prime_solve::report::{File, simulation, write_files};
+use prime_solve::report::{File, json, simulation, write_file, write_files};
 use prime_solve::words::plural;
 
-use super::args::SimulateArgs;
+use super::args::{Format, SimulateArgs};
 use super::{Pool, Verdict, print, progress_bar, thread_pool, tick};
 
 pub fn run(args: &SimulateArgs) -> Result<Verdict> {
@@ -47,9 +47,14 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
                 simulation::length_svg(&sim, &records),
             ),
         ];
-        write_files(dir, &files).with_context(|| format!("cannot write to {}", dir.display()))?;
+        write_files(dir, &files).context("cannot write the simulation's files")?;
     }
-    print(&simulation::text(&sim, &summary))?;
+    match args.format {
+        Format::Json => {
+            print(&(serde_json::to_string_pretty(&json::simulation(&sim, &summary))? + "\n"))?
+        }
+        Format::Text => print(&simulation::text(&sim, &summary))?,
+    }
     Ok(Verdict::Yes)
 }
 
@@ -107,15 +112,7 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
         runs.push((name.to_string(), sim, summary));
     }
     bar.finish_and_clear();
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    write_files(dir, &[File::new(name, simulation::study(&runs))])
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    write_file(path, simulation::study(&runs).as_bytes()).context("cannot write the study")?;
     let mut out = String::new();
     for (name, sim, s) in &runs {
         out.push_str(&format!("{name}: {} of {} finished", s.finished, s.games));

@@ -1,34 +1,34 @@
-//! `prime-solve table`: strategy tables for three cards, to stdout or a file.
+//! `prime-solve table`: strategy tables for three cards, to stdout or to
+//! what `--out` names (a file, a symlink's target, a device or FIFO).
 
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{File, strategy, write_files};
+use prime_solve::report::{strategy, write_file};
 
 use super::args::{TableArgs, TableFormat};
-use super::{Spinner, Verdict, print};
+use super::{Spinner, Verdict, print, say};
 
 pub fn run(args: &TableArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let spinner = Spinner::start("solving", false);
-    let analysis = analyze(rules, 3, &|| {})?;
+    let analysis = analyze(rules, 3, &|_| {})?;
     drop(spinner);
+    let style = args.style.style(args.ascii);
     let text = match args.format {
-        TableFormat::Md => strategy::markdown(&analysis),
-        TableFormat::Csv => strategy::csv(&analysis),
+        TableFormat::Md => strategy::markdown(&analysis, style),
+        TableFormat::Csv => strategy::csv(&analysis, style),
     };
     match &args.out {
         None => print(&text)?,
         Some(path) => {
-            let name = path
-                .file_name()
-                .with_context(|| format!("{} is not a file name", path.display()))?;
-            let dir = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => std::path::Path::new("."),
-            };
-            write_files(dir, &[File::new(name, text)])
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            write_file(path, text.as_bytes()).context("cannot write the table")?;
+            say(&format!(
+                "table: {} hands under {} written to {}",
+                analysis.hands.len(),
+                rules.name(),
+                prime_solve::echo::echo(&path.display().to_string())
+            ));
         }
     }
     Ok(Verdict::Yes)

@@ -12,11 +12,13 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::arith::{BinOp, Func, Value};
-use crate::error::{RulesError, SolveError};
+use thiserror::Error;
+
 use crate::expr::{Cost, Expr};
 use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::rules::Rules;
+use crate::rules::RulesError;
 pub use budget::{Budget, Bytes, Charge, PER_THREAD, default_limit, parse_size};
 pub use table::Table;
 use table::{Build, How, Layer};
@@ -214,12 +216,12 @@ impl Solver {
         // ceiling), else the scan that keeps only primes; either may decline.
         let fast = if primes_only {
             let targeted = match rules.max_prime {
-                Some(max) if max <= TARGETED_MAX_PRIME => build.primes(hand, get, max)?,
+                Some(max) if max <= TARGETED_MAX_PRIME => build.targeted_primes(hand, get, max)?,
                 _ => None,
             };
             match targeted {
                 Some(table) => Some(table),
-                None => build.top_primes(hand, get, |v| rules.allows_prime(v) && is_prime(v))?,
+                None => build.scan_primes(hand, get, |v| rules.allows_prime(v) && is_prime(v))?,
             }
         } else {
             None
@@ -367,4 +369,29 @@ impl Solution<'_> {
             ),
         }
     }
+}
+
+/// Why a hand could not be solved.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(
+        "the search is too large: the cards {hand} reach more than {limit} values under these \
+         rules"
+    )]
+    TooLarge { hand: String, limit: usize },
+    /// The search needs more memory than its budget allows: `needed` bytes
+    /// in all (an estimate when `estimated`), against `limit`.
+    #[error(
+        "not enough memory: {} {}, more than the limit of {}",
+        if *estimated { "the search would need about" } else { "the search asked for" },
+        crate::engine::Bytes(*needed),
+        crate::engine::Bytes(*limit)
+    )]
+    Memory {
+        needed: u64,
+        limit: u64,
+        estimated: bool,
+    },
 }

@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{Charge, map_room};
 use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
-use crate::arith::{BinOp, Func, Outcome, Value};
+use crate::arith::{BinOp, Eval, Func, Value};
 use crate::error::SolveError;
 use crate::expr::Cost;
 use crate::hand::Hand;
@@ -20,7 +20,7 @@ impl Build<'_> {
     /// other values: a function's result is tried only where it can be
     /// prime (T(n) and n! only at n = 2, √n at the square of a prime).
     /// `None` with functions nested deeper than one.
-    pub fn top_primes<'t>(
+    pub fn scan_primes<'t>(
         &self,
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
@@ -58,8 +58,8 @@ impl Build<'_> {
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 match f.apply(v, self.bound) {
-                    Outcome::Pruned => pruned += 1,
-                    Outcome::Exact(w) if may_be_prime(f, v) && wanted(w) => {
+                    Eval::Pruned => pruned += 1,
+                    Eval::Exact(w) if may_be_prime(f, v) && wanted(w) => {
                         let cost = Cost::unary(f, (step.cost, step.top()));
                         // The argument's index is set once the arguments are sorted.
                         let how = How::Unary {
@@ -107,7 +107,7 @@ impl Build<'_> {
     /// rules or the tables need the full search (functions, powers, values
     /// that could leave the bound or 62 bits, or tables too long for the
     /// positions of `Scan`).
-    pub fn primes<'t>(
+    pub fn targeted_primes<'t>(
         &self,
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
@@ -246,7 +246,7 @@ fn exact_quotient(n: u64, d: u64) -> Option<u64> {
     (q * d == n).then_some(q)
 }
 
-/// The search for primes over one split of a hand (see `Build::primes`).
+/// The search for primes over one split of a hand (see `Build::targeted_primes`).
 /// Every candidate carries its place in the full table's enumeration order
 /// (split, x index, y index, operator, direction), so candidates found out
 /// of order still break ties as the full table does.
@@ -275,7 +275,7 @@ impl Scan<'_> {
     /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
     /// makes the prime `r`.
     fn offer(&mut self, i: usize, j: usize, op: BinOp, swap: bool, r: i64) {
-        // Indexes below 2^24 (checked by `primes`) keep the fields apart.
+        // Indexes below 2^24 (checked by `targeted_primes`) keep the fields apart.
         let pos =
             self.k << 56 | (i as u64) << 32 | (j as u64) << 8 | (op as u64) << 1 | u64::from(swap);
         let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
@@ -294,8 +294,9 @@ impl Scan<'_> {
         }
     }
 
-    /// Every pair: + − × ÷, x op y then y op x: + − × ÷, x op y then
-    /// y op x; with equal sides, y op x is not tried and + × only once.
+    /// Every pair of values, every operation in the full table's order
+    /// (+ − × ÷, each x op y then y op x); with equal sides y op x is not
+    /// tried, and + and × only once per pair.
     fn pairs(&mut self) {
         let (span, umax) = ((self.max - 2) as u64, self.max as u64);
         // a ÷ b when exact (b != 0).
@@ -413,7 +414,7 @@ mod tests {
     fn triangles_and_factorials_are_prime_only_at_two() {
         for n in 0..2_000 {
             for f in [Func::Tri, Func::Fact] {
-                if let Outcome::Exact(v) = f.apply(n, u64::MAX) {
+                if let Eval::Exact(v) = f.apply(n, u64::MAX) {
                     assert_eq!(
                         crate::prime::is_prime(v),
                         may_be_prime(f, n) && n == 2,

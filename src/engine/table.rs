@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, Charge, map_room};
-use crate::arith::{BinOp, Func, Outcome, Value, juxtapose};
+use crate::arith::{BinOp, Eval, Func, Value, juxtapose};
 use crate::error::SolveError;
 use crate::expr::{Cost, Top};
 use crate::hand::Hand;
@@ -263,12 +263,12 @@ impl Best {
 
     fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
         match op.apply(x.value, y.value, bound) {
-            Outcome::Exact(v) => {
+            Eval::Exact(v) => {
                 let floor = Cost::at_least(op, x.step.cost, y.step.cost);
                 self.offer_with(v, floor, || binary_step(op, x, y, v));
             }
-            Outcome::Pruned => self.pruned += 1,
-            Outcome::Undefined => {}
+            Eval::Pruned => self.pruned += 1,
+            Eval::Undefined => {}
         }
     }
 }
@@ -305,7 +305,7 @@ impl Build<'_> {
             for (i, (&v, step)) in below.values.iter().zip(&below.steps).enumerate() {
                 for &f in self.functions {
                     match f.apply(v, self.bound) {
-                        Outcome::Exact(w) => next.offer(
+                        Eval::Exact(w) => next.offer(
                             w,
                             Step {
                                 cost: Cost::unary(f, (step.cost, step.top())),
@@ -316,8 +316,8 @@ impl Build<'_> {
                                 },
                             },
                         ),
-                        Outcome::Pruned => next.pruned += 1,
-                        Outcome::Undefined => {}
+                        Eval::Pruned => next.pruned += 1,
+                        Eval::Undefined => {}
                     }
                 }
             }
@@ -407,7 +407,7 @@ impl Build<'_> {
         let mut order = values.to_vec(); // ascending: the first permutation
         loop {
             match juxtapose(&order, self.bound) {
-                Outcome::Exact(v) => {
+                Eval::Exact(v) => {
                     let code = order
                         .iter()
                         .enumerate()

@@ -3,7 +3,9 @@
 
 use rayon::prelude::*;
 
-use crate::error::SimError;
+use thiserror::Error;
+
+use crate::engine::SolveError;
 use crate::game::calls::CallBook;
 use crate::game::play::{Duel, Game, Multi, Record, Setup, play};
 use crate::game::player::Model;
@@ -12,6 +14,8 @@ use crate::game::turn::Timing;
 use crate::hand::MAX_CARDS;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
+use crate::rules::RulesError;
+use crate::words::plural;
 
 /// What to simulate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,4 +168,21 @@ impl Summary {
             },
         }
     }
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SimError {
+    #[error(
+        "{} given: the {} game needs {}",
+        plural(*got, "player", "players"),
+        if *two_player { "two-player" } else { "multi-player" },
+        if *two_player { "exactly 2" } else { "3 to 6" }
+    )]
+    Players { got: usize, two_player: bool },
+    #[error("nothing to play: the games and the turns a game may last must be at least 1")]
+    Empty,
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
 }

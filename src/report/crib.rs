@@ -313,7 +313,8 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
                             Anchor::Middle,
                             best,
                         );
-                        let call = format!("{}={}", quick.prime, tight(&quick.witness));
+                        let call =
+                            format!("{}={}", quick.prime, tight(&quick.witness.render(false)));
                         let fit = (cell_w - 3.0) / text_width(&call, false);
                         let size = CALL_SIZE.min(fit).max(MIN_CALL_SIZE);
                         text(&mut m, mid, top + 5.0, size, false, Anchor::Middle, call);
@@ -487,7 +488,7 @@ mod tests {
     /// Every text in the grid fits its cell, and rows never go below the
     /// legible minimum.
     fn check(rules: Rules, paper: Paper, pages: usize) {
-        let a = analyze(rules, 3, &|| {}).unwrap();
+        let a = analyze(rules, 3, &|_| {}).unwrap();
         let c = layout(&a, paper, "test");
         assert_eq!(c.pages.len(), pages);
         let max = f32::from(rules.faces.max_value());

@@ -1,6 +1,7 @@
 //! `hands.csv`: one row per hand, sorted by hand.
 
 use crate::analysis::{Analysis, Call};
+use crate::expr::Style;
 use crate::report::list;
 
 /// The columns, in order.
@@ -17,13 +18,13 @@ pub const COLUMNS: [&str; 10] = [
     "pruned",
 ];
 
-pub fn hands(a: &Analysis) -> String {
+pub fn hands(a: &Analysis, style: Style) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record(COLUMNS).expect("writing to memory");
     for h in &a.hands {
         let weight = a.weight(h);
-        let [hp, hw] = Call::fields(h.highest.as_ref());
-        let [sp, sw] = Call::fields(h.simplest.as_ref());
+        let [hp, hw] = Call::fields(h.highest.as_ref(), style);
+        let [sp, sw] = Call::fields(h.simplest.as_ref(), style);
         out.write_record([
             h.hand.to_string(),
             weight.to_string(),

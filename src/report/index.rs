@@ -1,11 +1,11 @@
 //! The index `README.md` of a report folder: the answer to the rules'
-//! question, then one row per rule set.
+//! question, one row per rule set, and links to the other reports.
 
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
 use crate::rules::{Faces, Rules};
-use crate::words::plural;
+use crate::words::{number, plural};
 
 pub fn render(analyses: &[Analysis]) -> String {
     let mut out = String::new();
@@ -14,55 +14,112 @@ pub fn render(analyses: &[Analysis]) -> String {
 }
 
 fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
+    let cards = analyses.first().map_or(3, |a| a.cards);
     writeln!(out, "# Prime Time: can every hand make a prime?")?;
     writeln!(out)?;
-    writeln!(
-        out,
-        "David Parlett asks whether any three-card combination fails to make a prime. \
-         prime-solve answers exhaustively, for every hand the 54-card pack deals."
-    )?;
+    if cards == 3 {
+        writeln!(
+            out,
+            "David Parlett asks whether any three-card combination fails to make a prime. \
+             prime-solve answers exhaustively, for every hand the 54-card pack deals."
+        )?;
+    } else {
+        writeln!(
+            out,
+            "David Parlett asks whether any combination of the cards on the table fails to \
+             make a prime. prime-solve answers exhaustively, for every hand of {} cards \
+             the 54-card pack deals.",
+            number(cards)
+        )?;
+    }
     writeln!(out)?;
     for faces in Faces::ALL {
         let plain = Rules {
             faces,
             ..Rules::default()
         };
-        if let Some(a) = analyses.iter().find(|a| a.rules == plain && a.cards == 3) {
+        if let Some(a) = analyses.iter().find(|a| a.rules == plain) {
             writeln!(out, "- {}", answer(a))?;
         }
     }
-    let failing_sets = analyses
-        .iter()
-        .filter(|a| a.failing().next().is_some())
-        .count();
+    writeln!(out, "- {}", failing_sets(analyses))?;
+    writeln!(out)?;
     writeln!(
         out,
-        "- Of the {} below, {} {} a hand that fails.",
-        plural(analyses.len(), "rule set", "rule sets"),
-        failing_sets,
-        if failing_sets == 1 { "has" } else { "have" }
+        "| rule set | hands | failing hands | chance a deal fails | mean primes per deal | highest prime |"
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|")?;
+    let mut bounded = None;
+    for a in analyses {
+        let failing = a.failing().count();
+        let highest = a
+            .highest()
+            .map_or("none".to_string(), |(_, c)| c.prime.to_string());
+        let mark = if a.highest_set_by_bound() {
+            bounded = Some(a.bound());
+            " †"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "| [{0}]({0}/summary.md) | {1} | {2} | {3} | {4} | {highest}{mark} |",
+            a.folder(),
+            a.hands.len(),
+            failing,
+            a.failing_probability().probability(),
+            a.mean_primes().decimal(3),
+        )?;
+    }
+    if let Some(bound) = bounded {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "† The highest prime *below the value bound* ({}): with any prime allowed, \
+             some values pass the bound and are not followed, so here the bound, not the \
+             game, sets the highest prime.",
+            bound
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "## Other reports")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Written by the commands in the repository's README beside these folders:"
     )?;
     writeln!(out)?;
     writeln!(
         out,
-        "| rule set | hands | failing hands | P(failing deal) | mean primes per deal | highest prime |"
+        "- Strategy tables to print, the best and the quickest call for every hand: \
+         [face cards count 5](table-five.md) (`prime-solve table`) and \
+         [J Q K count 11 12 13](table-rank.md) (`prime-solve table --faces rank`)."
     )?;
-    writeln!(out, "|---|---|---|---|---|---|")?;
-    for a in analyses {
-        let failing = a.failing().count();
-        writeln!(
-            out,
-            "| [{0}]({0}/summary.md) | {1} | {2} | {3} | {4} | {5} |",
-            a.folder(),
-            a.hands.len(),
-            failing,
-            a.failing_probability(),
-            a.mean_primes().decimal(3),
-            a.highest()
-                .map_or("none".to_string(), |(_, c)| c.prime.to_string())
-        )?;
-    }
+    writeln!(
+        out,
+        "- [Simulated games](simulation.md): how long the game lasts and who wins, \
+         between player models of different skill (`prime-solve simulate --study`)."
+    )?;
+    writeln!(
+        out,
+        "- The rules and every decision the tool makes: `docs/rules.md` in the repository."
+    )?;
     Ok(())
+}
+
+/// How many of the rule sets have a failing hand, in words that agree.
+fn failing_sets(analyses: &[Analysis]) -> String {
+    let failing = analyses
+        .iter()
+        .filter(|a| a.failing().next().is_some())
+        .count();
+    match (analyses.len(), failing) {
+        (1, 0) => "The rule set below has no hand that fails.".to_string(),
+        (1, _) => "The rule set below has a hand that fails.".to_string(),
+        (n, 0) => format!("None of the {n} rule sets below has a hand that fails."),
+        (n, 1) => format!("Of the {n} rule sets below, one has a hand that fails."),
+        (n, m) => format!("Of the {n} rule sets below, {m} have a hand that fails."),
+    }
 }
 
 /// One sentence on one rule set.
@@ -74,7 +131,7 @@ fn answer(a: &Analysis) -> String {
     };
     let failing: Vec<String> = a
         .failing()
-        .map(|h| format!("{} (probability {})", h.hand, a.weight(h)))
+        .map(|h| format!("{} with probability {}", h.hand, a.weight(h).probability()))
         .collect();
     if failing.is_empty() {
         format!(
@@ -83,12 +140,11 @@ fn answer(a: &Analysis) -> String {
         )
     } else {
         format!(
-            "{faces} (`{}`), {}: {}; a deal fails with probability {} ({}).",
+            "{faces} (`{}`), {}: {}; a deal fails with probability {}.",
             a.folder(),
             plural(failing.len(), "hand fails", "hands fail"),
             failing.join(", "),
-            a.failing_probability(),
-            a.failing_probability().percent(3)
+            a.failing_probability().probability()
         )
     }
 }

@@ -1,9 +1,11 @@
-//! Reports: each format renders text from an analysis, and one function
-//! writes a set of files atomically.
+//! Reports: each format renders text from an analysis; `write` puts files
+//! and folders of them in place without half-written states.
 
 pub mod crib;
 pub mod csv;
+pub mod grid;
 pub mod index;
+pub mod json;
 pub mod pdf;
 pub mod plot;
 pub mod simulation;
@@ -14,8 +16,9 @@ mod write;
 use std::path::PathBuf;
 
 use crate::analysis::Analysis;
+use crate::expr::Style;
 
-pub use write::write_files;
+pub use write::{Abandoned, abandon, write_file, write_files};
 
 /// A file to write, with its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,19 +37,23 @@ impl File {
 }
 
 /// Every report for these analyses: a folder each (`hands.csv`,
-/// `summary.md`, plots) and the index `README.md`.
-pub fn render(analyses: &[Analysis]) -> Vec<File> {
+/// `summary.md`, plots) and the index `README.md`, witnesses printed in
+/// `style`.
+pub fn render(analyses: &[Analysis], style: Style) -> Vec<File> {
     let mut files = Vec::new();
     for a in analyses {
         let folder = PathBuf::from(a.folder());
-        files.push(File::new(folder.join("hands.csv"), csv::hands(a)));
-        files.push(File::new(folder.join("summary.md"), summary::render(a)));
+        files.push(File::new(folder.join("hands.csv"), csv::hands(a, style)));
+        files.push(File::new(
+            folder.join("summary.md"),
+            summary::render(a, style),
+        ));
         files.push(File::new(
             folder.join(plot::PRIME_COUNTS),
             plot::prime_counts(a),
         ));
         if a.cards == 3 {
-            files.push(File::new(folder.join(plot::GRID), plot::grid(a)));
+            files.push(File::new(folder.join(grid::GRID), grid::grid(a)));
         }
     }
     files.push(File::new("README.md", index::render(analyses)));

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::game::Record;
 use crate::game::sim::{Simulation, Spread, Summary};
-use crate::report::plot::{Bars, bar_chart};
+use crate::report::plot::{Lengths, length_chart};
 use crate::words::plural;
 
 pub const LENGTH_SVG: &str = "game-length.svg";
@@ -168,28 +168,17 @@ pub fn markdown(sim: &Simulation, s: &Summary) -> String {
     out
 }
 
-/// A histogram of the length of finished games.
+/// A histogram of the length of finished games, the turn cap marked.
 pub fn length_svg(sim: &Simulation, records: &[Record]) -> String {
-    let lengths: Vec<u32> = records
-        .iter()
-        .filter(|r| r.finished)
-        .map(|r| r.turns)
-        .collect();
-    let longest = lengths.iter().copied().max().unwrap_or(1).max(1);
-    let width = longest.div_ceil(40).max(1);
-    let mut bins = vec![0u64; (longest / width + 1) as usize];
-    for t in &lengths {
-        bins[(t / width) as usize] += 1;
-    }
-    bar_chart(&Bars {
+    length_chart(&Lengths {
         title: format!("Game length: {} ({})", players(sim), sim.rules.name()),
-        x_desc: "turns".into(),
-        y_desc: "games".into(),
-        bars: bins
+        lengths: records
             .iter()
-            .enumerate()
-            .map(|(i, &n)| (i as u32 * width, (i as u32 + 1) * width, n))
+            .filter(|r| r.finished)
+            .map(|r| r.turns)
             .collect(),
+        unfinished: records.iter().filter(|r| !r.finished).count() as u64,
+        cap: sim.max_turns,
     })
 }
 

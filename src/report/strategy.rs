@@ -7,22 +7,22 @@ use std::fmt::Write as _;
 
 use crate::analysis::{Analysis, Call, HandResult};
 use crate::arith::Value;
+use crate::expr::Style;
 use crate::hand::Hand;
 
-/// The three tables in Markdown.
-pub fn markdown(a: &Analysis) -> String {
+/// The three tables in Markdown, witnesses printed in `style`.
+pub fn markdown(a: &Analysis, style: Style) -> String {
     let mut out = String::new();
-    let _ = write_markdown(a, &mut out);
+    let _ = write_markdown(a, style, &mut out);
     out
 }
 
-fn call(c: Option<&Call>) -> String {
-    c.map_or("none".to_string(), |c| {
-        format!("{} = {}", c.prime, c.witness)
-    })
-}
-
-fn write_markdown(a: &Analysis, out: &mut String) -> std::fmt::Result {
+fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
+    let call = |c: Option<&Call>| {
+        c.map_or("none".to_string(), |c| {
+            format!("{} = {}", c.prime, c.say(style))
+        })
+    };
     writeln!(
         out,
         "# Prime Time strategy tables: rule set `{}`",
@@ -48,7 +48,7 @@ fn write_markdown(a: &Analysis, out: &mut String) -> std::fmt::Result {
             out,
             "| {} | {} | {} | {} |",
             h.hand,
-            a.weight(h).percent(3),
+            a.weight(h).probability(),
             call(h.highest.as_ref()),
             call(h.simplest.as_ref())
         )?;
@@ -73,7 +73,7 @@ fn write_markdown(a: &Analysis, out: &mut String) -> std::fmt::Result {
         writeln!(
             out,
             "| {p} | {} | {} |",
-            chance[&p].percent(3),
+            chance[&p].probability(),
             names.join(", ")
         )?;
     }
@@ -116,20 +116,20 @@ fn write_grid(a: &Analysis, out: &mut String) -> std::fmt::Result {
 }
 
 /// The per-hand table as CSV.
-pub fn csv(a: &Analysis) -> String {
+pub fn csv(a: &Analysis, style: Style) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     out.write_record([
         "hand",
         "weight",
-        "best_prime",
-        "best_call",
-        "quickest_prime",
-        "quickest_call",
+        "highest_prime",
+        "highest_witness",
+        "simplest_prime",
+        "simplest_witness",
     ])
     .expect("writing to memory");
     for h in &a.hands {
-        let [bp, bc] = Call::fields(h.highest.as_ref());
-        let [qp, qc] = Call::fields(h.simplest.as_ref());
+        let [bp, bc] = Call::fields(h.highest.as_ref(), style);
+        let [qp, qc] = Call::fields(h.simplest.as_ref(), style);
         out.write_record([h.hand.to_string(), a.weight(h).to_string(), bp, bc, qp, qc])
             .expect("writing to memory");
     }

@@ -1,17 +1,21 @@
 //! `summary.md`: one rule set in words and numbers.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
-use crate::report::{list, plot};
+use crate::expr::Style;
+use crate::ratio::Ratio;
+use crate::report::{grid, list, plot};
 
-pub fn render(a: &Analysis) -> String {
+/// The summary, witnesses printed in `style`.
+pub fn render(a: &Analysis, style: Style) -> String {
     let mut out = String::new();
-    let _ = write_summary(a, &mut out);
+    let _ = write_summary(a, style, &mut out);
     out
 }
 
-fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
+fn write_summary(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
     writeln!(out, "# Prime Time: rule set `{}`", a.folder())?;
     writeln!(out)?;
     writeln!(out, "Rules: {}.", a.rules.describe())?;
@@ -37,12 +41,11 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
         let p = a.failing_probability();
         writeln!(
             out,
-            "Yes: {} of {} hands {} no prime. A deal fails with probability {} ({}).",
+            "Yes: {} of {} hands {} no prime. A deal fails with probability {}.",
             failing.len(),
             a.hands.len(),
             if failing.len() == 1 { "makes" } else { "make" },
-            p,
-            p.percent(3)
+            p.probability()
         )?;
         writeln!(out)?;
         writeln!(out, "| hand | probability | values it can make |")?;
@@ -52,7 +55,7 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
                 out,
                 "| {} | {} | {} |",
                 h.hand,
-                a.weight(h),
+                a.weight(h).probability(),
                 list(&h.values)
             )?;
         }
@@ -73,9 +76,9 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
                 out,
                 "| {} | {} | {} | `{}` |",
                 h.hand,
-                a.weight(h),
+                a.weight(h).probability(),
                 call.prime,
-                call.witness
+                call.say(style)
             )?;
         }
     }
@@ -83,11 +86,7 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
 
     writeln!(out, "## Primes per deal")?;
     writeln!(out)?;
-    writeln!(out, "| primes | hands | probability |")?;
-    writeln!(out, "|---|---|---|")?;
-    for (count, (hands, p)) in a.prime_count_distribution() {
-        writeln!(out, "| {count} | {hands} | {} |", p.percent(2))?;
-    }
+    write_counts(a, out)?;
     writeln!(out)?;
     writeln!(out, "Mean primes per deal: {}.", a.mean_primes().decimal(3))?;
     writeln!(out)?;
@@ -101,18 +100,32 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
     writeln!(out, "| prime | probability |")?;
     writeln!(out, "|---|---|")?;
     for (p, prob) in a.prime_probabilities(97) {
-        writeln!(out, "| {p} | {} |", prob.percent(2))?;
+        writeln!(out, "| {p} | {} |", prob.probability())?;
     }
     writeln!(out)?;
 
     writeln!(out, "## Highest prime")?;
     writeln!(out)?;
     match a.highest() {
-        Some((h, call)) => writeln!(
-            out,
-            "{} = `{}`, from the hand {}.",
-            call.prime, call.witness, h.hand
-        )?,
+        Some((h, call)) => {
+            writeln!(
+                out,
+                "{} = `{}`, from the hand {}.",
+                call.prime,
+                call.say(style),
+                h.hand
+            )?;
+            if a.highest_set_by_bound() {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "This is the highest prime *below the value bound* ({}): any prime \
+                     counts, but values beyond the bound are not followed, so the bound, \
+                     not the game, sets it.",
+                    a.bound()
+                )?;
+            }
+        }
         None => writeln!(out, "No hand makes a prime.")?,
     }
     if a.cards == 3 {
@@ -121,7 +134,38 @@ fn write_summary(a: &Analysis, out: &mut String) -> std::fmt::Result {
         writeln!(out)?;
         writeln!(out, "Rows are the two lower cards, columns the third card.")?;
         writeln!(out)?;
-        writeln!(out, "![Highest prime of each hand]({})", plot::GRID)?;
+        writeln!(out, "![Highest prime of each hand]({})", grid::GRID)?;
+    }
+    Ok(())
+}
+
+/// The distribution of prime counts: one row per count, or, when there are
+/// more than twenty counts (rule sets with any prime and functions reach
+/// 150), counts 0-9 one by one and then a row per ten.
+fn write_counts(a: &Analysis, out: &mut String) -> std::fmt::Result {
+    let counts = a.prime_count_distribution();
+    let group = if counts.len() > 20 { 10 } else { 1 };
+    let mut rows: BTreeMap<usize, (usize, Ratio)> = BTreeMap::new();
+    for (&count, &(hands, p)) in &counts {
+        let row = rows
+            .entry(if count < 10 {
+                count
+            } else {
+                count / group * group
+            })
+            .or_insert((0, Ratio::ZERO));
+        row.0 += hands;
+        row.1 = row.1 + p;
+    }
+    writeln!(out, "| primes | hands | probability |")?;
+    writeln!(out, "|---|---|---|")?;
+    for (low, (hands, p)) in rows {
+        let primes = if group == 1 || low < 10 {
+            low.to_string()
+        } else {
+            format!("{low}-{}", low + group - 1)
+        };
+        writeln!(out, "| {primes} | {hands} | {} |", p.probability())?;
     }
     Ok(())
 }

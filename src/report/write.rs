@@ -1,60 +1,594 @@
-//! Writing a set of report files all or nothing: every file goes to a
-//! temporary name first, and only when all are written are they renamed
-//! into place.
+//! Writing files without ever replacing what a path points at, and writing
+//! a run of reports so that a reader sees either all of the old one or all
+//! of the new one.
+//!
+//! A path is followed through symbolic links (dangling ones too: their
+//! target is created) to what it names. A regular file, or a new one, is
+//! written under a temporary name beside it and renamed over it; a
+//! character device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is
+//! opened and written directly, and a block device or a socket is refused.
+//!
+//! A folder of reports (`analyze --out DIR`) is written in three steps:
+//! every rule set's folder is built complete under a temporary name beside
+//! its place (`DIR/.five.tmp-PID-N`), and top-level files such as the index
+//! `README.md` under temporary names; then each folder is swapped with the
+//! one in place (`renameat2` with `RENAME_EXCHANGE` where the file system
+//! has it, else two renames); last, the top-level files are renamed into
+//! place, which completes the run, and the old folders are removed. Until
+//! that last step any failure, or SIGINT/SIGTERM/SIGHUP through
+//! [`abandon`], swaps the folders back and removes every temporary, so the
+//! folder holds the old run, untouched. Other files in `DIR` (other runs'
+//! folders, tables) are left alone.
 
-use std::fs;
-use std::io;
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use super::File;
 
-/// Writes `files` under `dir`, creating `dir` (but not its parent) and the
-/// files' sub-folders. On any failure the files already in `dir` are left
-/// as they were and the temporary files are removed.
+/// Writes `contents` to what `path` names (see the module documentation):
+/// on failure a regular file at `path` is left as it was.
+pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let call = Call::new();
+    let result = prepare(path, contents, &call).and_then(|step| step.commit(&call, true));
+    call.finish(result)
+}
+
+/// Writes `files` under `dir`, creating `dir` (but not its parent). Each
+/// file's first path component is a folder replaced as a whole (a rule
+/// set's folder) or a top-level file; top-level files are renamed into
+/// place last, in the order given. On failure `dir` is left as it was.
 pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
-    if !dir.is_dir() {
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if !parent.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("the folder {} does not exist", parent.display()),
-            ));
-        }
-        fs::create_dir(dir)?;
-    }
-    let suffix = format!(".tmp-{}", std::process::id());
-    let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let staged = files.iter().try_for_each(|file| {
-        let target = dir.join(&file.path);
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent)?;
-        }
-        let mut temp = target.clone().into_os_string();
-        temp.push(&suffix);
-        let temp = PathBuf::from(temp);
-        fs::write(&temp, &file.contents)?;
-        written.push((temp, target));
-        Ok(())
-    });
-    let result = staged.and_then(|()| {
-        written
-            .iter()
-            .try_for_each(|(temp, target)| fs::rename(temp, target))
-    });
-    if result.is_err() {
-        for (temp, _) in &written {
-            let _ = fs::remove_file(temp);
-        }
+    let call = Call::new();
+    let (dir, created) = ensure_folder(dir)?;
+    let written = write_into(&dir, files, &call);
+    let result = call.finish(written);
+    if result.is_err() && created {
+        // Only removes the folder if nothing else was put in it meanwhile.
+        let _ = fs::remove_dir(&dir);
     }
     result
+}
+
+fn write_into(dir: &Path, files: &[File], call: &Call) -> io::Result<()> {
+    // Group by first component: folders to swap whole, then plain files.
+    let mut folders: BTreeMap<PathBuf, Vec<(PathBuf, &[u8])>> = BTreeMap::new();
+    let mut order: Vec<PathBuf> = Vec::new();
+    let mut top: Vec<(PathBuf, &[u8])> = Vec::new();
+    for file in files {
+        let mut parts = file.path.components();
+        let first = parts.next().ok_or_else(|| invalid("an empty file name"))?;
+        let first = PathBuf::from(first.as_os_str());
+        let rest = parts.as_path().to_path_buf();
+        if rest.as_os_str().is_empty() {
+            top.push((first, file.contents.as_bytes()));
+        } else {
+            if !folders.contains_key(&first) {
+                order.push(first.clone());
+            }
+            folders
+                .entry(first)
+                .or_default()
+                .push((rest, file.contents.as_bytes()));
+        }
+    }
+    // Check every place first, so that a file in the way is named before
+    // anything is written.
+    let mut places = Vec::new();
+    for name in &order {
+        let path = dir.join(name);
+        match resolve(&path)? {
+            Target::New(p) | Target::Folder(p) => places.push(p),
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} is in the way: a folder must go there", path.display()),
+                ));
+            }
+        }
+    }
+    let mut steps = Vec::new();
+    for (name, place) in order.iter().zip(places) {
+        steps.push(stage_folder(&place, &folders[name], call)?);
+    }
+    for (name, contents) in &top {
+        steps.push(prepare(&dir.join(name), contents, call)?);
+    }
+    let last = steps.len().saturating_sub(1);
+    for (i, step) in steps.into_iter().enumerate() {
+        test_pause();
+        step.commit(call, i == last)?;
+    }
+    Ok(())
+}
+
+/// `dir` as a folder that exists, and whether this call created it.
+fn ensure_folder(dir: &Path) -> io::Result<(PathBuf, bool)> {
+    match resolve(dir)? {
+        Target::Folder(p) => Ok((p, false)),
+        Target::New(p) => {
+            let parent = parent_of(&p);
+            if !parent.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("the folder {} does not exist", parent.display()),
+                ));
+            }
+            match fs::create_dir(&p) {
+                Ok(()) => Ok((p, true)),
+                // Another run created it meanwhile: that is no error.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && p.is_dir() => Ok((p, false)),
+                Err(e) => Err(at(&p, e)),
+            }
+        }
+        _ => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is in the way: it is not a folder", dir.display()),
+        )),
+    }
+}
+
+/// What a path names once symbolic links are followed.
+#[derive(Debug, PartialEq, Eq)]
+enum Target {
+    /// Nothing yet: a file or folder is created here.
+    New(PathBuf),
+    /// A regular file, replaced by renaming a temporary file over it.
+    Regular(PathBuf),
+    Folder(PathBuf),
+    /// A character device or FIFO, or a path through `/proc` such as
+    /// `/dev/stdout`: opened and written as it is.
+    Direct(PathBuf),
+}
+
+fn resolve(path: &Path) -> io::Result<Target> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        let meta = match fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Target::New(path)),
+            Err(e) => return Err(at(&path, e)),
+            Ok(meta) => meta,
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            let link = fs::read_link(&path).map_err(|e| at(&path, e))?;
+            if link.starts_with("/proc") {
+                // /dev/stdout → /proc/self/fd/1 → "pipe:[…]": the kernel
+                // follows these, not the names they print.
+                return Ok(Target::Direct(path));
+            }
+            path = parent_of(&path).join(link);
+        } else if kind.is_file() {
+            return Ok(Target::Regular(path));
+        } else if kind.is_dir() {
+            return Ok(Target::Folder(path));
+        } else {
+            return special(path, kind);
+        }
+    }
+    Err(io::Error::other(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
+}
+
+#[cfg(unix)]
+fn special(path: PathBuf, kind: fs::FileType) -> io::Result<Target> {
+    use std::os::unix::fs::FileTypeExt;
+    let what = if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        return Ok(Target::Direct(path));
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{} is {what}: refusing to write to it", path.display()),
+    ))
+}
+
+#[cfg(not(unix))]
+fn special(path: PathBuf, _: fs::FileType) -> io::Result<Target> {
+    Ok(Target::Direct(path))
+}
+
+/// One write made ready, to be committed.
+enum Step<'a> {
+    /// Rename a complete temporary file over `target`.
+    Rename { temp: PathBuf, target: PathBuf },
+    /// Swap a complete temporary folder with the folder at `target`.
+    Swap { staged: PathBuf, target: PathBuf },
+    /// Write to a device or FIFO.
+    Direct { target: PathBuf, contents: &'a [u8] },
+}
+
+fn prepare<'a>(path: &Path, contents: &'a [u8], call: &Call) -> io::Result<Step<'a>> {
+    let target = match resolve(path)? {
+        Target::Direct(target) => return Ok(Step::Direct { target, contents }),
+        Target::Folder(p) => {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("{} is a folder", p.display()),
+            ));
+        }
+        Target::Regular(p) => p,
+        Target::New(p) => {
+            let parent = parent_of(&p);
+            if !parent.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("the folder {} does not exist", parent.display()),
+                ));
+            }
+            p
+        }
+    };
+    let temp = temp_name(&target, "tmp", call.0)?;
+    let mut pending = lock();
+    pending.temps.push((call.0, temp.clone()));
+    remove_stale(&temp);
+    create_file(&temp, contents)?;
+    // Keep the permissions of the file it replaces.
+    if let Ok(meta) = fs::metadata(&target) {
+        let _ = fs::set_permissions(&temp, meta.permissions());
+    }
+    Ok(Step::Rename { temp, target })
+}
+
+/// Builds the folder that goes to `place` under a temporary name beside it.
+fn stage_folder<'a>(place: &Path, files: &[(PathBuf, &[u8])], call: &Call) -> io::Result<Step<'a>> {
+    let staged = temp_name(place, "tmp", call.0)?;
+    let mut pending = lock();
+    pending.temps.push((call.0, staged.clone()));
+    remove_stale(&staged);
+    fs::create_dir(&staged).map_err(|e| at(&staged, e))?;
+    for (rel, contents) in files {
+        let path = staged.join(rel);
+        let parent = parent_of(&path);
+        fs::create_dir_all(&parent).map_err(|e| at(&parent, e))?;
+        create_file(&path, contents)?;
+    }
+    Ok(Step::Swap {
+        staged,
+        target: place.to_path_buf(),
+    })
+}
+
+fn create_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| at(path, e))?;
+    file.write_all(contents).map_err(|e| at(path, e))
+}
+
+impl Step<'_> {
+    /// Puts the write in place. With `last`, this completes the call: the
+    /// swapped folders can no longer be swapped back.
+    fn commit(self, call: &Call, last: bool) -> io::Result<()> {
+        match self {
+            Step::Direct { target, contents } => {
+                // Not under the lock: opening a FIFO waits for a reader,
+                // and a signal must still be able to end the process.
+                direct(&target, contents)?;
+                if last {
+                    lock().swaps.retain(|s| s.call != call.0);
+                }
+                Ok(())
+            }
+            Step::Rename { temp, target } => {
+                let mut pending = lock();
+                fs::rename(&temp, &target).map_err(|e| at(&target, e))?;
+                pending.temps.retain(|(_, t)| *t != temp);
+                if last {
+                    pending.swaps.retain(|s| s.call != call.0);
+                }
+                Ok(())
+            }
+            Step::Swap { staged, target } => {
+                let mut pending = lock();
+                let swap = swap_in(&staged, &target, call.0, &mut pending)?;
+                pending.swaps.push(swap);
+                if last {
+                    pending.swaps.retain(|s| s.call != call.0);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn direct(target: &Path, contents: &[u8]) -> io::Result<()> {
+    // A regular file reached through /proc (/dev/stdout redirected to a
+    // file) is opened anew at offset 0: appending is right after both `>`
+    // (the file is empty) and `>>`.
+    let regular = fs::metadata(target).is_ok_and(|m| m.is_file());
+    let mut file = OpenOptions::new()
+        .write(true)
+        .append(regular)
+        .open(target)
+        .map_err(|e| at(target, e))?;
+    file.write_all(contents)
+        .and_then(|()| file.flush())
+        .map_err(|e| at(target, e))
+}
+
+/// A folder put in place, and how to put the old one back.
+struct Swap {
+    call: u64,
+    target: PathBuf,
+    /// The temporary folder: after an exchange it holds the old folder.
+    staged: PathBuf,
+    exchanged: bool,
+    /// Without an exchange, where the old folder was moved, if any.
+    old: Option<PathBuf>,
+}
+
+impl Swap {
+    fn undo(&self) -> io::Result<()> {
+        if self.exchanged {
+            return exchange(&self.staged, &self.target)
+                .unwrap_or_else(|| Err(io::Error::other("the file system no longer exchanges")));
+        }
+        fs::rename(&self.target, &self.staged)?;
+        match &self.old {
+            Some(old) => fs::rename(old, &self.target),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Puts the folder `staged` at `target`: exchanged with an existing folder,
+/// else renamed.
+fn swap_in(staged: &Path, target: &Path, call: u64, pending: &mut Pending) -> io::Result<Swap> {
+    let swap = |exchanged, old| Swap {
+        call,
+        target: target.to_path_buf(),
+        staged: staged.to_path_buf(),
+        exchanged,
+        old,
+    };
+    // Another run may create or replace the folder meanwhile: try again.
+    for _ in 0..8 {
+        match fs::symlink_metadata(target) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::rename(staged, target) {
+                Ok(()) => return Ok(swap(false, None)),
+                Err(e) if is_taken(&e) => continue,
+                Err(e) => return Err(at(target, e)),
+            },
+            Err(e) => return Err(at(target, e)),
+            Ok(meta) if meta.is_dir() => match exchange(staged, target) {
+                Some(Ok(())) => return Ok(swap(true, None)),
+                Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => continue,
+                Some(Err(e)) => return Err(at(target, e)),
+                None => {
+                    let old = temp_name(target, "old", call)?;
+                    pending.temps.push((call, old.clone()));
+                    return swap_by_renames(staged, target, &old).map(|()| swap(false, Some(old)));
+                }
+            },
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!("{} is in the way: a folder must go there", target.display()),
+                ));
+            }
+        }
+    }
+    Err(io::Error::other(format!(
+        "{} keeps changing: is another run writing there?",
+        target.display()
+    )))
+}
+
+/// Where renaming a folder found one in its place.
+fn is_taken(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::AlreadyExists | io::ErrorKind::DirectoryNotEmpty
+    )
+}
+
+/// The swap where the file system cannot exchange: the old folder moves to
+/// `old`, the new one into place (the place is empty in between).
+fn swap_by_renames(staged: &Path, target: &Path, old: &Path) -> io::Result<()> {
+    fs::rename(target, old).map_err(|e| at(target, e))?;
+    fs::rename(staged, target).map_err(|e| {
+        let _ = fs::rename(old, target);
+        at(target, e)
+    })
+}
+
+/// Exchanges two paths atomically; `None` where the file system or the
+/// system cannot.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> Option<io::Result<()>> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    use rustix::io::Errno;
+    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
+        Ok(()) => Some(Ok(())),
+        Err(e) if [Errno::INVAL, Errno::NOSYS, Errno::OPNOTSUPP].contains(&e) => None,
+        Err(e) => Some(Err(e.into())),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> Option<io::Result<()>> {
+    None
+}
+
+/// What is on disk and not final yet: temporaries to remove, and folders
+/// swapped in that go back if the run does not complete. Each entry is
+/// tagged with the call that made it.
+struct Pending {
+    temps: Vec<(u64, PathBuf)>,
+    swaps: Vec<Swap>,
+}
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    temps: Vec::new(),
+    swaps: Vec::new(),
+});
+
+fn lock() -> MutexGuard<'static, Pending> {
+    PENDING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Pending {
+    /// Swaps back and removes the temporaries of calls `which` accepts.
+    fn undo(&mut self, which: impl Fn(u64) -> bool) {
+        let (mine, others): (Vec<Swap>, Vec<Swap>) =
+            self.swaps.drain(..).partition(|s| which(s.call));
+        self.swaps = others;
+        for swap in mine.iter().rev() {
+            let _ = swap.undo();
+        }
+        self.remove_temps(which);
+    }
+
+    fn remove_temps(&mut self, which: impl Fn(u64) -> bool) {
+        self.temps.retain(|(call, path)| {
+            if !which(*call) {
+                return true;
+            }
+            remove_stale(path);
+            false
+        });
+    }
+}
+
+/// Ends every unfinished write of this process, as for a signal: folders
+/// already swapped in go back, temporaries are removed. The returned guard
+/// keeps any other write from going on; hold it until the process ends.
+pub fn abandon() -> Abandoned {
+    let mut pending = lock();
+    pending.undo(|_| true);
+    Abandoned(pending)
+}
+
+/// Holds writes off until dropped (see [`abandon`]).
+pub struct Abandoned(#[allow(dead_code)] MutexGuard<'static, Pending>);
+
+/// One call of `write_file` or `write_files`: its entries in `Pending`.
+struct Call(u64);
+
+impl Call {
+    fn new() -> Call {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Call(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// On failure, undoes this call; in any case removes its temporaries
+    /// (after success, the old folders).
+    fn finish(self, result: io::Result<()>) -> io::Result<()> {
+        let mut pending = lock();
+        if result.is_err() {
+            pending.undo(|c| c == self.0);
+        } else {
+            pending.remove_temps(|c| c == self.0);
+        }
+        result
+    }
+}
+
+/// Removes what an earlier process with this process's id left at a
+/// temporary name (it was killed before it could).
+fn remove_stale(temp: &Path) {
+    match fs::symlink_metadata(temp) {
+        Ok(m) if m.is_dir() => drop(fs::remove_dir_all(temp)),
+        Ok(_) => drop(fs::remove_file(temp)),
+        Err(_) => {}
+    }
+}
+
+/// `.NAME.KIND-PID-CALL` beside `path`.
+fn temp_name(path: &Path, kind: &str, call: u64) -> io::Result<PathBuf> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| invalid(&format!("{} is not a file name", path.display())))?;
+    let mut temp = std::ffi::OsString::from(".");
+    temp.push(name);
+    temp.push(format!(".{kind}-{}-{}", std::process::id(), call));
+    Ok(parent_of(path).join(temp))
+}
+
+fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The error with the path it concerns, of the same kind.
+fn at(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+fn invalid(message: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, message.to_string())
+}
+
+/// Test-only hook: with `PRIME_SOLVE_TEST_PAUSE_MS` set, sleeps that long
+/// before each step that puts a file or folder in place, so that a test
+/// can interrupt a run between any two of them. Not for users.
+fn test_pause() {
+    static PAUSE: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    let pause = PAUSE.get_or_init(|| {
+        std::env::var("PRIME_SOLVE_TEST_PAUSE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(Duration::from_millis)
+    });
+    if let Some(pause) = pause {
+        std::thread::sleep(*pause);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every entry below `dir` (relative path, contents; folders empty).
+    fn tree(dir: &Path) -> BTreeMap<PathBuf, String> {
+        fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, String>) {
+            for entry in fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let rel = path.strip_prefix(root).unwrap().to_path_buf();
+                let kind = fs::symlink_metadata(&path).unwrap().file_type();
+                if kind.is_symlink() {
+                    let link = fs::read_link(&path).unwrap();
+                    out.insert(rel, format!("-> {}", link.display()));
+                } else if kind.is_dir() {
+                    out.insert(rel, String::new());
+                    walk(root, &path, out);
+                } else {
+                    out.insert(rel, fs::read_to_string(&path).unwrap_or_default());
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        walk(dir, dir, &mut out);
+        out
+    }
+
+    fn run(tag: &str) -> Vec<File> {
+        ["five", "rank"]
+            .iter()
+            .flat_map(|f| {
+                [
+                    File::new(format!("{f}/hands.csv"), format!("{tag} {f} hands")),
+                    File::new(format!("{f}/summary.md"), format!("{tag} {f} summary")),
+                ]
+            })
+            .chain([File::new("README.md", format!("{tag} index"))])
+            .collect()
+    }
 
     #[test]
     fn all_or_nothing() {
@@ -70,8 +604,9 @@ mod tests {
                 File::new("README.md", "new".into()),
                 File::new("rank/hands.csv", "x".into()),
             ],
-        );
-        assert!(err.is_err());
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("rank is in the way"), "{err}");
         assert_eq!(fs::read_to_string(out.join("README.md")).unwrap(), "old");
         let names: Vec<_> = fs::read_dir(&out)
             .unwrap()
@@ -86,5 +621,177 @@ mod tests {
         let out = dir.path().join("no/such/folder");
         let err = write_files(&out, &[File::new("a", String::new())]).unwrap_err();
         assert!(err.to_string().contains("does not exist"));
+        let err = write_file(&out.join("a"), b"").unwrap_err();
+        assert!(err.to_string().contains("does not exist"));
+    }
+
+    #[test]
+    fn a_failed_run_removes_the_folder_it_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("new");
+        // A name no file system takes fails after the folder is made and
+        // a rule set's folder is staged.
+        let files = [
+            File::new("five/hands.csv", "x".into()),
+            File::new("READ\0ME.md", "x".into()),
+        ];
+        assert!(write_files(&out, &files).is_err());
+        assert!(!out.exists());
+    }
+
+    #[test]
+    fn folders_are_replaced_whole_and_other_files_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        write_files(out, &run("old")).unwrap();
+        fs::write(out.join("five/stale.txt"), "from an older version").unwrap();
+        fs::write(out.join("table-five.md"), "a table").unwrap();
+        fs::create_dir(out.join("other-run")).unwrap();
+        write_files(out, &run("new")).unwrap();
+        let got = tree(out);
+        let mut want = BTreeMap::new();
+        for f in run("new") {
+            want.insert(f.path, f.contents);
+        }
+        for folder in ["five", "rank", "other-run"] {
+            want.insert(PathBuf::from(folder), String::new());
+        }
+        want.insert(PathBuf::from("table-five.md"), "a table".into());
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_failure_after_the_swaps_puts_the_old_folders_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        write_files(out, &run("old")).unwrap();
+        let before = tree(out);
+        // The index cannot be written, and it is written after every
+        // folder has been swapped in.
+        fs::remove_file(out.join("README.md")).unwrap();
+        std::os::unix::fs::symlink("/dev/full", out.join("README.md")).unwrap();
+        let mut before_link = before.clone();
+        before_link.remove(Path::new("README.md"));
+        let err = write_files(out, &run("new")).unwrap_err();
+        assert!(err.to_string().contains("/dev/full"), "{err}");
+        let mut after = tree(out);
+        after.remove(Path::new("README.md"));
+        assert_eq!(after, before_link);
+        // A new folder swapped in is taken away again too.
+        let fresh = dir.path().join("fresh");
+        fs::create_dir(&fresh).unwrap();
+        std::os::unix::fs::symlink("/dev/full", fresh.join("README.md")).unwrap();
+        assert!(write_files(&fresh, &run("new")).is_err());
+        assert_eq!(
+            tree(&fresh).into_keys().collect::<Vec<_>>(),
+            [PathBuf::from("README.md")]
+        );
+    }
+
+    #[test]
+    fn the_swap_without_exchange_can_be_undone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (staged, target, old) = (
+            dir.path().join(".five.tmp"),
+            dir.path().join("five"),
+            dir.path().join(".five.old"),
+        );
+        fs::create_dir(&staged).unwrap();
+        fs::write(staged.join("a"), "new").unwrap();
+        fs::create_dir(&target).unwrap();
+        fs::write(target.join("a"), "old").unwrap();
+        swap_by_renames(&staged, &target, &old).unwrap();
+        assert_eq!(fs::read_to_string(target.join("a")).unwrap(), "new");
+        assert_eq!(fs::read_to_string(old.join("a")).unwrap(), "old");
+        let swap = Swap {
+            call: 0,
+            target: target.clone(),
+            staged: staged.clone(),
+            exchanged: false,
+            old: Some(old.clone()),
+        };
+        swap.undo().unwrap();
+        assert_eq!(fs::read_to_string(target.join("a")).unwrap(), "old");
+        assert_eq!(fs::read_to_string(staged.join("a")).unwrap(), "new");
+        assert!(!old.exists());
+    }
+
+    #[test]
+    fn concurrent_writes_into_a_new_folder_all_succeed() {
+        for round in 0..5 {
+            let dir = tempfile::tempdir().unwrap();
+            let out = dir.path().join(format!("out{round}"));
+            let start = std::sync::Barrier::new(6);
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..6)
+                    .map(|_| {
+                        s.spawn(|| {
+                            start.wait();
+                            write_files(&out, &run("new"))
+                        })
+                    })
+                    .collect();
+                for h in handles {
+                    h.join().unwrap().unwrap();
+                }
+            });
+            assert_eq!(tree(&out).len(), 7);
+        }
+    }
+
+    #[test]
+    fn symlinks_are_followed_to_their_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir(d.join("sub")).unwrap();
+        // Relative to the link's own folder, through two links.
+        std::os::unix::fs::symlink("sub/hop", d.join("link")).unwrap();
+        std::os::unix::fs::symlink("t.md", d.join("sub/hop")).unwrap();
+        assert_eq!(
+            resolve(&d.join("link")).unwrap(),
+            Target::New(d.join("sub/t.md"))
+        );
+        write_file(&d.join("link"), b"text").unwrap();
+        assert_eq!(fs::read_to_string(d.join("sub/t.md")).unwrap(), "text");
+        assert!(fs::symlink_metadata(d.join("link")).unwrap().is_symlink());
+        // A loop is an error, not a hang.
+        std::os::unix::fs::symlink("b", d.join("a")).unwrap();
+        std::os::unix::fs::symlink("a", d.join("b")).unwrap();
+        let err = write_file(&d.join("a"), b"x").unwrap_err();
+        assert!(err.to_string().contains("symbolic links"), "{err}");
+        assert_eq!(
+            resolve(Path::new("/dev/stdout")).unwrap(),
+            Target::Direct(PathBuf::from("/dev/stdout"))
+        );
+    }
+
+    #[test]
+    fn a_symlinked_folder_is_replaced_where_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, elsewhere) = (dir.path().join("out"), dir.path().join("elsewhere"));
+        fs::create_dir_all(elsewhere.join("five-real")).unwrap();
+        fs::write(elsewhere.join("five-real/old.txt"), "old").unwrap();
+        fs::create_dir(&out).unwrap();
+        std::os::unix::fs::symlink("../elsewhere/five-real", out.join("five")).unwrap();
+        write_files(&out, &run("new")).unwrap();
+        assert!(fs::symlink_metadata(out.join("five")).unwrap().is_symlink());
+        let real = tree(&elsewhere.join("five-real"));
+        assert_eq!(real.keys().collect::<Vec<_>>(), ["hands.csv", "summary.md"]);
+        assert_eq!(real[Path::new("summary.md")], "new five summary");
+        assert_eq!(tree(&elsewhere).len(), 3);
+        assert_eq!(tree(&out).len(), 5);
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.md");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_file(&path, b"new").unwrap();
+        let mode = fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -12,7 +12,7 @@ pub fn prime_solve() -> Command {
     Command::cargo_bin("prime-solve").unwrap()
 }
 
-/// Runs `cmd`, which must fail as SPEC §6 asks: exit code 2, nothing on
+/// Runs `cmd`, which must fail as docs/rules.md §8 asks: exit code 2, nothing on
 /// stdout, and one line on stderr, `prime-solve: ...`, that holds `needle`.
 pub fn fails_with(cmd: &mut Command, needle: &str) {
     let out = cmd.assert().code(2);

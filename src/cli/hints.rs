@@ -1,0 +1,72 @@
+//! The flags that would change an answer. The library's errors and faults
+//! speak of the game ("juxtaposing cards is not allowed"); the command line
+//! adds which of its flags changes that ("(use --juxtapose)").
+
+use prime_solve::error::{CardError, HandError, SimError, SolveError};
+use prime_solve::referee::HouseRule;
+use prime_solve::{Faces, Fault};
+
+/// What to append to an error's message: a separator and the hint.
+pub fn for_error(err: &anyhow::Error) -> String {
+    err.chain().find_map(hint).unwrap_or_default()
+}
+
+fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
+    if let Some(e) = cause.downcast_ref::<CardError>() {
+        return match e {
+            CardError::ValueOutOfRange { faces, .. } if *faces != Faces::Rank => {
+                Some(" (use --faces rank for J = 11, Q = 12, K = 13)".into())
+            }
+            CardError::NeedsSuit { .. } => Some(" (under --faces suit)".into()),
+            _ => None,
+        };
+    }
+    if let Some(e) = cause.downcast_ref::<HandError>() {
+        return match e {
+            HandError::TooManyJokers { .. }
+            | HandError::CardRepeated { .. }
+            | HandError::TooManyOfRank { .. }
+            | HandError::TooManyOfValue { .. } => Some(" (--any-values accepts any hand)".into()),
+            HandError::Card(card) => hint(card),
+            _ => None,
+        };
+    }
+    if let Some(e) = cause.downcast_ref::<SimError>() {
+        return match e {
+            SimError::Players { two_player, .. } => Some(if *two_player {
+                " (--players expert,club)".into()
+            } else {
+                " (--players expert,club,novice)".into()
+            }),
+            SimError::Empty => Some(" (--games and --max-turns take 1 or more)".into()),
+            _ => None,
+        };
+    }
+    if let Some(e) = cause.downcast_ref::<SolveError>() {
+        return match e {
+            SolveError::Memory { .. } => {
+                Some("; use fewer cards or house rules, or raise --memory-limit".into())
+            }
+            SolveError::TooLarge { .. } => {
+                Some("; use fewer cards, fewer house rules, or a lower --max-value".into())
+            }
+            SolveError::Rules(_) => None,
+        };
+    }
+    None
+}
+
+/// What to append to a referee's fault: the flag that allows what the
+/// claim needed.
+pub fn for_fault(fault: &Fault) -> String {
+    match fault {
+        Fault::NotAllowed { rule, .. } => match rule {
+            HouseRule::Powers => " (use --powers)".into(),
+            HouseRule::Juxtapose => " (use --juxtapose)".into(),
+            HouseRule::Function(f) => format!(" (use --functions {})", f.name()),
+            HouseRule::Depth(d) => format!(" (use --function-depth {d})"),
+        },
+        Fault::AboveCeiling { .. } => " (use --high-primes to allow it)".into(),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,198 @@
+//! Machine-readable summaries (`--format json`): one vocabulary for every
+//! command. Every object carries `schema` (the version of this layout).
+//! A probability or mean is an object `{"fraction": "10/2067", "value":
+//! 0.004838…}`: the exact fraction as a string and the nearest float.
+//! Integers are exact JSON numbers; those that can pass 2^53 (primes,
+//! values) are also given as decimal strings in a field named `…_text`,
+//! since JavaScript's and jq's readers round larger numbers.
+
+use serde_json::{Value as Json, json};
+
+use crate::analysis::{Analysis, Call};
+use crate::arith::Value;
+use crate::expr::Style;
+use crate::game::sim::{Simulation, Spread, Summary};
+use crate::ratio::Ratio;
+
+/// The version of the JSON layout; it changes when a field changes meaning
+/// or goes away (new fields may appear without it).
+pub const SCHEMA: u32 = 1;
+
+/// The rules as an object, with `max_value_text` (and `max_prime_text`
+/// when there is a ceiling) beside the exact numbers.
+pub fn rules(r: &crate::rules::Rules) -> Json {
+    let mut j = serde_json::to_value(r).expect("rules serialize");
+    j["max_value_text"] = json!(r.max_value.to_string());
+    if let Some(p) = r.max_prime {
+        j["max_prime_text"] = json!(p.to_string());
+    }
+    j
+}
+
+/// What every per-hand object (`query`, `check`) starts with: `schema`,
+/// `hand` (the counted values), `rule_set` and `rules`.
+pub fn hand_header(
+    hand: crate::hand::Hand,
+    r: &crate::rules::Rules,
+) -> serde_json::Map<String, Json> {
+    let mut m = serde_json::Map::new();
+    m.insert("schema".into(), json!(SCHEMA));
+    m.insert("hand".into(), json!(hand.values()));
+    m.insert("rule_set".into(), json!(r.name()));
+    m.insert("rules".into(), rules(r));
+    m
+}
+
+/// An exact fraction and its nearest float.
+pub fn ratio(r: Ratio) -> Json {
+    json!({ "fraction": r.to_string(), "value": r.to_f64() })
+}
+
+/// A call: `prime`, `prime_text`, `witness`.
+pub fn call(c: &Call, style: Style) -> Json {
+    json!({
+        "prime": c.prime,
+        "prime_text": c.prime.to_string(),
+        "witness": c.witness.render_with(style),
+    })
+}
+
+/// A prime and its decimal string, or nulls.
+pub fn big(v: Option<Value>) -> (Json, Json) {
+    match v {
+        Some(v) => (json!(v), json!(v.to_string())),
+        None => (Json::Null, Json::Null),
+    }
+}
+
+/// One rule set's answers, as `analyze --format json` lists them.
+pub fn analysis(a: &Analysis, style: Style) -> Json {
+    let failing: Vec<Json> = a
+        .failing()
+        .map(|h| {
+            json!({
+                "hand": h.hand.values(),
+                "deals": h.deals,
+                "probability": ratio(a.weight(h)),
+            })
+        })
+        .collect();
+    let highest = a.highest();
+    json!({
+        "rule_set": a.folder(),
+        "rules": rules(&a.rules),
+        "cards": a.cards,
+        "hands": a.hands.len(),
+        "deals": a.total_deals,
+        "failing": failing,
+        "failing_probability": ratio(a.failing_probability()),
+        "mean_primes": ratio(a.mean_primes()),
+        "highest": highest.map(|(h, c)| {
+            let mut j = call(c, style);
+            j["hand"] = json!(h.hand.values());
+            j
+        }),
+    })
+}
+
+/// `analyze --format json`: every rule set of the run, and where the
+/// reports went.
+pub fn analyses(analyses: &[Analysis], style: Style, files: usize, folder: &str) -> Json {
+    json!({
+        "schema": SCHEMA,
+        "rule_sets": analyses.iter().map(|a| analysis(a, style)).collect::<Vec<_>>(),
+        "reports": { "files": files, "folder": folder },
+    })
+}
+
+fn spread(s: &Option<Spread>) -> Json {
+    match s {
+        None => Json::Null,
+        Some(s) => json!({
+            "count": s.count,
+            "mean": ratio(s.mean),
+            "median": s.median,
+            "p10": s.p10,
+            "p90": s.p90,
+            "max": s.max,
+        }),
+    }
+}
+
+/// The 95% Wilson score interval of a share of `k` in `n`, as
+/// `[low, high]` (`[0, 1]` when n = 0).
+pub fn wilson(k: usize, n: usize) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.959_963_984_540_054_f64);
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
+
+/// `simulate --format json`: the run and what it shows; wins are shares of
+/// the finished games, with 95% Wilson intervals.
+pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
+    let wins: Vec<Json> = s
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(seat, &w)| {
+            json!({
+                "seat": seat + 1,
+                "model": sim.players[seat].name,
+                "wins": w,
+                "share": ratio(Ratio::new(w as u128, s.finished.max(1) as u128)),
+                "interval95": wilson(w, s.finished),
+            })
+        })
+        .collect();
+    json!({
+        "schema": SCHEMA,
+        "rule_set": sim.rules.name(),
+        "rules": rules(&sim.rules),
+        "players": sim.players.iter().map(|m| m.name).collect::<Vec<_>>(),
+        "two_player": sim.two_player,
+        "games": s.games,
+        "seed": sim.seed,
+        "max_turns": sim.max_turns,
+        "finished": s.finished,
+        "unfinished": s.games - s.finished,
+        "turns_of_finished": spread(&s.turns),
+        "tie_rate": ratio(s.tie_rate),
+        "no_call_rate": ratio(s.no_call_rate),
+        "no_prime_rate": ratio(s.no_prime_rate),
+        "endgame_rate": ratio(s.endgame_rate),
+        "wins": wins,
+        "rebuilds_of_finished": spread(&s.rebuilds),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // Wilson (1927) / Newcombe (1998), method 3: 81/263 gives
+        // 0.2553-0.3662; 0/10 gives 0-0.2775; 10/10 gives 0.7225-1.
+        let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
+        let [lo, hi] = wilson(81, 263);
+        assert!(close(lo, 0.2553) && close(hi, 0.3662), "{lo} {hi}");
+        let [lo, hi] = wilson(0, 10);
+        assert!(close(lo, 0.0) && close(hi, 0.2775), "{lo} {hi}");
+        let [lo, hi] = wilson(10, 10);
+        assert!(close(lo, 0.7225) && close(hi, 1.0), "{lo} {hi}");
+        assert_eq!(wilson(0, 0), [0.0, 1.0]);
+    }
+
+    #[test]
+    fn ratios_carry_the_exact_fraction() {
+        let j = ratio(Ratio::new(10, 2067));
+        assert_eq!(j["fraction"], "10/2067");
+        assert!((j["value"].as_f64().unwrap() - 0.004_838).abs() < 1e-6);
+    }
+}

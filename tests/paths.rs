@@ -1,0 +1,529 @@
+//! Output paths: every command that writes files writes what the path
+//! points at (a symlink's target, a device, a FIFO) and never replaces it;
+//! `analyze` leaves a folder holding either the old run or the new one,
+//! whether it fails, is interrupted, or races another run.
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, symlink};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::{fails_with, prime_solve};
+
+/// How a command is told where to write: the folder it works in, and the
+/// path of the one file checked (a file of its own, or one file of a
+/// folder it writes).
+struct Writer {
+    name: &'static str,
+    /// The file checked, relative to the folder the command is given.
+    file: &'static str,
+    /// The command, given that folder (or, for a one-file command, the
+    /// file's path).
+    command: fn(&Path) -> assert_cmd::Command,
+    /// Whether `command` takes the file itself rather than its folder.
+    takes_file: bool,
+}
+
+const WRITERS: [Writer; 4] = [
+    Writer {
+        name: "table --out",
+        file: "table.md",
+        command: |path| {
+            let mut c = prime_solve();
+            c.args(["table", "--faces", "rank", "--out"]).arg(path);
+            c
+        },
+        takes_file: true,
+    },
+    Writer {
+        name: "simulate --study",
+        file: "study.md",
+        command: |path| {
+            let mut c = prime_solve();
+            c.args([
+                "simulate",
+                "--quiet",
+                "--games",
+                "3",
+                "--max-turns",
+                "40",
+                "--study",
+            ])
+            .arg(path);
+            c
+        },
+        takes_file: true,
+    },
+    Writer {
+        name: "simulate --out",
+        file: "summary.md",
+        command: |dir| {
+            let mut c = prime_solve();
+            c.args(["simulate", "--quiet", "--games", "5", "--out"])
+                .arg(dir);
+            c
+        },
+        takes_file: false,
+    },
+    Writer {
+        name: "analyze --out",
+        file: "README.md",
+        command: |dir| {
+            let mut c = prime_solve();
+            c.args(["analyze", "--quiet", "--cards", "2", "--out"])
+                .arg(dir);
+            c
+        },
+        takes_file: false,
+    },
+];
+
+impl Writer {
+    /// Runs the command so that it writes `dir/file`.
+    fn run(&self, dir: &Path) -> assert_cmd::assert::Assert {
+        let target = if self.takes_file {
+            dir.join(self.file)
+        } else {
+            dir.to_path_buf()
+        };
+        (self.command)(&target).assert()
+    }
+
+    /// What the command writes to its file, from a run into a fresh folder.
+    fn reference(&self) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        self.run(dir.path()).success();
+        fs::read(dir.path().join(self.file)).unwrap()
+    }
+}
+
+fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).unwrap().file_type().is_symlink()
+}
+
+/// Names below `dir` that a write leaves behind only when it fails to
+/// clean up.
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.contains(".tmp") || name.contains(".old") {
+            found.push(entry.path());
+        }
+        if entry.file_type().unwrap().is_dir() {
+            found.extend(leftovers(&entry.path()));
+        }
+    }
+    found
+}
+
+#[test]
+fn a_symlink_is_followed_and_stays_a_symlink() {
+    for w in &WRITERS {
+        let want = w.reference();
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir(d.join("elsewhere")).unwrap();
+        fs::write(d.join("elsewhere/real.md"), "old").unwrap();
+        symlink("elsewhere/real.md", d.join(w.file)).unwrap();
+        w.run(d).success();
+        assert!(
+            is_symlink(&d.join(w.file)),
+            "{}: the link was replaced",
+            w.name
+        );
+        assert!(
+            fs::read(d.join("elsewhere/real.md")).unwrap() == want,
+            "{}: the target does not hold the output",
+            w.name
+        );
+        assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{}", w.name);
+    }
+}
+
+#[test]
+fn a_dangling_symlink_gets_its_target_created() {
+    for w in &WRITERS {
+        let want = w.reference();
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir(d.join("elsewhere")).unwrap();
+        symlink(d.join("elsewhere/new.md"), d.join(w.file)).unwrap();
+        w.run(d).success();
+        assert!(
+            is_symlink(&d.join(w.file)),
+            "{}: the link was replaced",
+            w.name
+        );
+        assert!(
+            fs::read(d.join("elsewhere/new.md")).unwrap() == want,
+            "{}: the target does not hold the output",
+            w.name
+        );
+        assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{}", w.name);
+    }
+}
+
+#[test]
+fn a_fifo_is_written_to_its_reader() {
+    for w in &WRITERS {
+        let want = w.reference();
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let fifo = d.join(w.file);
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        // A writer of our own lets the reader open the FIFO at once, before
+        // the command could replace it, and keeps the reader from seeing
+        // end of file until the command has ended.
+        let keeper = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .unwrap();
+        let mut reading = fs::File::open(&fifo).unwrap();
+        let reader = thread::spawn(move || {
+            let mut got = Vec::new();
+            reading.read_to_end(&mut got).unwrap();
+            got
+        });
+        let out = w.run(d);
+        drop(keeper);
+        let got = reader.join().unwrap();
+        out.success();
+        let kind = fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "{}: the FIFO was replaced", w.name);
+        assert!(got == want, "{}: the reader got other bytes", w.name);
+        assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{}", w.name);
+    }
+}
+
+/// `mknod NAME c 1 3`, a null device in a temporary folder; false where it
+/// cannot be made (not root, or no device nodes on this file system).
+fn make_null_device(path: &Path) -> bool {
+    let made = Command::new("mknod")
+        .arg(path)
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status();
+    made.is_ok_and(|s| s.success())
+        && fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+        && fs::OpenOptions::new().write(true).open(path).is_ok()
+}
+
+#[test]
+fn a_device_is_written_and_not_replaced() {
+    for w in &WRITERS {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let device = d.join(w.file);
+        if !make_null_device(&device) {
+            eprintln!("skipped: cannot make a device node (needs root)");
+            return;
+        }
+        w.run(d).success();
+        let kind = fs::symlink_metadata(&device).unwrap().file_type();
+        assert!(kind.is_char_device(), "{}: the device was replaced", w.name);
+        assert_eq!(leftovers(d), Vec::<PathBuf>::new(), "{}", w.name);
+    }
+}
+
+#[test]
+fn a_full_device_is_exit_two_and_changes_nothing() {
+    for w in &WRITERS {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        symlink("/dev/full", d.join(w.file)).unwrap();
+        fails_with(
+            &mut (w.command)(&if w.takes_file {
+                d.join(w.file)
+            } else {
+                d.to_path_buf()
+            }),
+            "No space left on device",
+        );
+        // The folder holds the link and nothing else: no report folder
+        // from the failed run, no temporary file.
+        let names: Vec<_> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [w.file], "{}", w.name);
+    }
+    fails_with(
+        prime_solve().args(["table", "--out", "/dev/full"]),
+        "No space left on device",
+    );
+}
+
+#[test]
+fn a_socket_or_a_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let _socket = std::os::unix::net::UnixListener::bind(d.join("sock")).unwrap();
+    fails_with(
+        prime_solve().arg("table").arg("--out").arg(d.join("sock")),
+        "is a socket",
+    );
+    fails_with(
+        prime_solve().arg("table").arg("--out").arg(d),
+        "is a folder",
+    );
+    fs::write(d.join("file"), "a file").unwrap();
+    fails_with(
+        prime_solve()
+            .args(["simulate", "--games", "2", "--out"])
+            .arg(d.join("file")),
+        "is in the way",
+    );
+    assert_eq!(fs::read_to_string(d.join("file")).unwrap(), "a file");
+}
+
+/// Every file below `dir`, by relative path.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(root).unwrap().to_path_buf();
+            if path.is_dir() {
+                out.insert(rel.join(""), Vec::new());
+                walk(root, &path, out);
+            } else {
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn analyze_all_cmd(out: &Path) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("prime-solve"));
+    cmd.args(["analyze", "--all-rules", "--cards", "2", "--quiet", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+#[test]
+fn a_file_in_the_way_is_named_and_nothing_is_left_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reports");
+    fs::create_dir(&out).unwrap();
+    // The last rule set of the sweep: every other one would be written
+    // before it by a writer that goes file by file.
+    fs::write(
+        out.join("suit-powers-juxtapose-tri-fact-sqrt-high-2cards"),
+        "x",
+    )
+    .unwrap();
+    fails_with(
+        prime_solve()
+            .args(["analyze", "--all-rules", "--cards", "2", "--quiet", "--out"])
+            .arg(&out),
+        &format!(
+            "{} is in the way",
+            out.join("suit-powers-juxtapose-tri-fact-sqrt-high-2cards")
+                .display()
+        ),
+    );
+    assert_eq!(fs::read_dir(&out).unwrap().count(), 1);
+}
+
+#[test]
+fn concurrent_runs_into_a_new_folder_both_succeed() {
+    let want = {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r");
+        assert!(analyze_all_cmd(&out).status().unwrap().success());
+        tree(&out)
+    };
+    for round in 0..6 {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r");
+        let children: Vec<_> = (0..2)
+            .map(|_| analyze_all_cmd(&out).spawn().unwrap())
+            .collect();
+        for child in children {
+            let done = child.wait_with_output().unwrap();
+            assert!(
+                done.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&done.stderr)
+            );
+        }
+        assert!(tree(&out) == want, "round {round}: not one whole run");
+    }
+}
+
+/// The reports of one `analyze --all-rules --cards 2`, then the same with
+/// every file marked as older, as a starting point.
+fn old_and_new() -> (BTreeMap<PathBuf, Vec<u8>>, BTreeMap<PathBuf, Vec<u8>>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    assert!(analyze_all_cmd(&out).status().unwrap().success());
+    let new = tree(&out);
+    let old = new
+        .iter()
+        .map(|(path, bytes)| {
+            let mut bytes = bytes.clone();
+            if !bytes.is_empty() {
+                bytes.extend_from_slice(b"\nfrom an earlier run\n");
+            }
+            (path.clone(), bytes)
+        })
+        .collect();
+    (old, new)
+}
+
+fn write_tree(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) {
+    for (path, bytes) in files {
+        let path = dir.join(path);
+        if bytes.is_empty() && path.to_string_lossy().ends_with('/') {
+            fs::create_dir_all(&path).unwrap();
+        } else {
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, bytes).unwrap();
+        }
+    }
+}
+
+/// The pause between renames of an interrupted run.
+const PAUSE_MS: u64 = 8;
+
+#[test]
+fn an_interrupted_run_leaves_the_old_reports_or_the_new_ones() {
+    let (old, new) = old_and_new();
+    let steps = new.keys().filter(|p| p.components().count() == 1).count() as u64;
+    let signals = ["TERM", "INT", "HUP"];
+    let dir = tempfile::tempdir().unwrap();
+    // Kill points spread over the whole run: while solving and staging
+    // (from the start), and between every few of its renames (from the
+    // moment everything is staged).
+    let kills: Vec<(bool, u64)> = (0..3)
+        .map(|i| (false, i * 15))
+        .chain((0..24).map(|i| (true, i * steps * PAUSE_MS / 16)))
+        .collect();
+    // Each run in a thread of its own, so that each is killed on time.
+    let outcomes: Vec<&str> = thread::scope(|scope| {
+        let runs: Vec<_> = kills
+            .iter()
+            .enumerate()
+            .map(|(i, &(after_staging, delay))| {
+                let out = dir.path().join(format!("run{i}"));
+                let (old, new) = (&old, &new);
+                scope.spawn(move || {
+                    let signal = signals[i % signals.len()];
+                    interrupt(&out, old, after_staging, delay, signal);
+                    let got = tree(&out);
+                    if got == *old {
+                        "old"
+                    } else if got == *new {
+                        "new"
+                    } else {
+                        let changed: Vec<_> = got
+                            .keys()
+                            .filter(|p| old.get(*p) != got.get(*p))
+                            .take(5)
+                            .collect();
+                        panic!("run {i} ({signal}, {delay} ms) left a mix: {changed:?} changed");
+                    }
+                })
+            })
+            .collect();
+        runs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let count = |what| outcomes.iter().filter(|&&o| o == what).count();
+    eprintln!("outcomes: {} old, {} new", count("old"), count("new"));
+}
+
+/// Fills `out` with `old`, starts `analyze` into it, and sends it `signal`
+/// after `delay` ms (counted from the start, or from the moment every file
+/// is staged); then checks that it died of the signal, or finished, and
+/// left no temporary behind.
+fn interrupt(
+    out: &Path,
+    old: &BTreeMap<PathBuf, Vec<u8>>,
+    after_staging: bool,
+    delay: u64,
+    signal: &str,
+) {
+    fs::create_dir(out).unwrap();
+    write_tree(out, old);
+    let mut child = analyze_all_cmd(out)
+        .env("PRIME_SOLVE_TEST_PAUSE_MS", PAUSE_MS.to_string())
+        .spawn()
+        .unwrap();
+    let mut ended = None;
+    if after_staging {
+        // The index's temporary file is the last one made before the
+        // renames begin.
+        let start = Instant::now();
+        while ended.is_none() && start.elapsed() < Duration::from_secs(30) {
+            let staged = fs::read_dir(out).unwrap().any(|e| {
+                e.unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with(".README")
+            });
+            if staged {
+                break;
+            }
+            ended = child.try_wait().unwrap();
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let status = match ended {
+        Some(status) => status,
+        None => {
+            thread::sleep(Duration::from_millis(delay));
+            // Not reaped yet, so the id is still this child's (a zombie if
+            // it has ended).
+            let _ = Command::new("kill")
+                .args(["-s", signal, &child.id().to_string()])
+                .status();
+            child.wait().unwrap()
+        }
+    };
+    assert!(
+        status.success() || status.signal().is_some(),
+        "{signal}: {status:?}"
+    );
+    assert_eq!(leftovers(out), Vec::<PathBuf>::new(), "{signal}");
+}
+
+#[test]
+fn dev_stdout_is_standard_output() {
+    let plain = prime_solve().arg("table").assert().success();
+    let want = plain.get_output().stdout.clone();
+    let via = prime_solve()
+        .args(["table", "--out", "/dev/stdout"])
+        .assert()
+        .success();
+    assert!(via.get_output().stdout == want);
+    // Redirected with `>>`, it appends.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.md");
+    fs::write(&path, "first\n").unwrap();
+    let file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+    let status = Command::new(assert_cmd::cargo::cargo_bin("prime-solve"))
+        .args(["table", "--out", "/dev/stdout"])
+        .stdout(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = fs::read(&path).unwrap();
+    assert!(got.starts_with(b"first\n") && got[6..] == want[..]);
+}
