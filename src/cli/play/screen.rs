@@ -59,11 +59,15 @@ impl Screen {
                 terminal::Clear(terminal::ClearType::UntilNewLine)
             )?;
         }
-        queue!(
-            self.out,
-            cursor::MoveTo(0, shown.len() as u16),
-            terminal::Clear(terminal::ClearType::FromCursorDown)
-        )?;
+        // Below the last line, if the screen goes further (a cursor moved
+        // past the bottom would stay on the last line and clear it).
+        if shown.len() < height {
+            queue!(
+                self.out,
+                cursor::MoveTo(0, shown.len() as u16),
+                terminal::Clear(terminal::ClearType::FromCursorDown)
+            )?;
+        }
         let last = shown.last().map_or(0, |l| l.chars().count().min(width - 1));
         queue!(
             self.out,
