@@ -12,6 +12,7 @@ pub mod error;
 pub mod expr;
 pub mod game;
 pub mod hand;
+pub mod practice;
 pub mod prime;
 pub mod ratio;
 pub mod referee;

@@ -63,6 +63,21 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve simulate\n  prime-solve simulate --players expert,club,novice --games 5000\n  prime-solve simulate --two-player --players expert,novice --out /tmp/duel\n  prime-solve simulate --study reports/simulation.md"
     )]
     Simulate(SimulateArgs),
+    /// A drill: deal hands, time your calls, see every answer and a score.
+    #[command(
+        after_help = "Examples:\n  prime-solve practice\n  prime-solve practice --rounds 20 --faces rank --time-limit 30 --history drill.csv\n  prime-solve practice --history drill.csv --stats\n  printf '6*4/8\\n\\n' | prime-solve practice --seed 1 --rounds 2 --format json"
+    )]
+    Practice(PracticeArgs),
+    /// Draw a printable crib sheet: every hand's best prime and quickest call.
+    #[command(
+        after_help = "Examples:\n  prime-solve crib --out crib.pdf\n  prime-solve crib --faces rank --out reports/crib-rank.pdf\n  prime-solve crib --powers --paper letter --out crib.svg"
+    )]
+    Crib(CribArgs),
+    /// Play the game in real time against bots (the simulator's player models).
+    #[command(
+        after_help = "Examples:\n  prime-solve play\n  prime-solve play --bots expert,club,novice --powers\n  prime-solve play --two-player --bots novice\n  prime-solve play --seed 3 --script moves.txt --format json"
+    )]
+    Play(PlayArgs),
     /// Print a shell completion script to standard output.
     #[command(
         after_help = "Install (bash): prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n\
@@ -525,4 +540,100 @@ pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Han
     } else {
         Hand::from_cards(&cards, faces)?
     })
+}
+
+#[derive(Args)]
+pub struct PracticeArgs {
+    /// How many hands to deal.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000), allow_negative_numbers = true)]
+    pub rounds: u32,
+    /// Cards per hand (2-6).
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
+    pub cards: u8,
+    /// The seed of the deal: the same seed deals the same hands [default: from the clock].
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Seconds to answer; when they run out the hand counts as a pass.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: Option<f64>,
+    /// Deal only hard hands: the simplest witness weighs 4 or more (e.g. two
+    /// × or ÷), or the hand makes at most two primes.
+    #[arg(long)]
+    pub hard: bool,
+    /// Append one CSV row per hand to FILE (time, cards, hand, rules, claim,
+    /// verdict, seconds, best prime).
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
+    /// Print a summary of the --history FILE and stop.
+    #[arg(long, requires = "history")]
+    pub stats: bool,
+    /// Read the replies from FILE instead of the keyboard: one `MS CLAIM` or
+    /// `MS pass` a line, typed MS milliseconds after the hand is shown.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// A time in seconds, more than 0 and at most a day.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err("use a number of seconds above 0 and at most 86400, e.g. 30 or 12.5".into()),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaperArg {
+    /// 210 × 297 mm.
+    A4,
+    /// 8.5 × 11 in.
+    Letter,
+}
+
+#[derive(Args)]
+pub struct CribArgs {
+    /// The file to write: FILE.pdf or FILE.svg (written atomically).
+    #[arg(long, value_name = "FILE", required = true)]
+    pub out: PathBuf,
+    /// The paper size.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: PaperArg,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The bots' models, one per bot: expert, club, novice (2-5 bots, or one
+    /// with --two-player) [default: two club players, or one].
+    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = parse_model)]
+    pub bots: Vec<Model>,
+    /// The two-player game with an 18-card stockpile, against one bot.
+    #[arg(long)]
+    pub two_player: bool,
+    /// End after N combinations; the result is by cards held.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    pub turns: Option<u32>,
+    /// The seed of the shuffle and the bots' timing [default: from the clock].
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Seconds after which a combination nobody has called is buried.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub time_limit: f64,
+    /// Take your replies from FILE instead of the keyboard: one line per
+    /// combination, `MS CLAIM` or `MS pass` (typed MS milliseconds after
+    /// the cards are shown); the game ends with the script.
+    #[arg(long, value_name = "FILE")]
+    pub script: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }

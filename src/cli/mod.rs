@@ -4,10 +4,14 @@
 mod analyze;
 mod args;
 mod check;
+mod crib;
 mod hints;
+mod play;
+mod practice;
 mod query;
 mod simulate;
 mod table;
+mod term;
 
 use std::io::{self, IsTerminal, Write};
 
@@ -30,7 +34,11 @@ impl Command {
             Command::Analyze(a) => Some(&a.memory),
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
-            Command::Check(_) | Command::Completions(_) | Command::Man => None,
+            Command::Crib(a) => Some(&a.memory),
+            Command::Play(a) => Some(&a.memory),
+            Command::Check(_) | Command::Practice(_) | Command::Completions(_) | Command::Man => {
+                None
+            }
         }
     }
 }
@@ -60,6 +68,9 @@ pub fn run() -> ExitCode {
         Command::Analyze(a) => analyze::run(&a),
         Command::Table(a) => table::run(&a),
         Command::Simulate(a) => simulate::run(&a),
+        Command::Practice(a) => practice::run(&a),
+        Command::Crib(a) => crib::run(&a),
+        Command::Play(a) => play::run(&a),
         Command::Completions(a) => completions(a.shell),
         Command::Man => man(),
     };

@@ -2,6 +2,7 @@
 //! players and for two, player models, and many seeded games in parallel.
 
 pub mod calls;
+pub mod live;
 pub mod play;
 pub mod player;
 pub mod rng;
@@ -9,6 +10,7 @@ pub mod sim;
 pub mod turn;
 
 pub use calls::CallBook;
+pub use live::{Live, Tally};
 pub use play::{Duel, Game, Multi, Record, Setup};
 pub use player::Model;
 pub use rng::Rng;

@@ -6,8 +6,8 @@ use std::collections::VecDeque;
 
 use crate::card::Card;
 use crate::deck::pack;
-use crate::game::calls::CallBook;
-use crate::game::player::Model;
+use crate::game::calls::{CallBook, Callable};
+use crate::game::player::{Call, Model};
 use crate::game::rng::Rng;
 use crate::game::turn::{Outcome, Timing, resolve};
 use crate::hand::Hand;
@@ -47,15 +47,28 @@ impl<'a> Setup<'a> {
         Hand::from_cards(&cards, self.faces).ok()
     }
 
-    /// The `callers`' calls on `cards`, how the combination ends, and
-    /// whether it makes no prime at all.
-    fn resolve(&self, cards: &[CardId], callers: &[usize], rng: &mut Rng) -> (Outcome, bool) {
-        let options = self.hand(cards).map_or(&[][..], |h| self.book.options(h));
-        let calls: Vec<_> = callers
+    /// The primes the hand on `cards` makes (none for Jokers only).
+    pub fn options(&self, cards: &[CardId]) -> &[Callable] {
+        self.hand(cards).map_or(&[][..], |h| self.book.options(h))
+    }
+
+    /// The calls the models of `seats` make on `cards`, drawn in seat order.
+    pub fn draw_calls(
+        &self,
+        cards: &[CardId],
+        seats: &[usize],
+        rng: &mut Rng,
+    ) -> Vec<(usize, Call)> {
+        let options = self.options(cards);
+        seats
             .iter()
             .filter_map(|&p| self.players[p].call(options, rng).map(|c| (p, c)))
-            .collect();
-        (resolve(&calls, self.timing), options.is_empty())
+            .collect()
+    }
+
+    /// The card with this id.
+    pub fn card(&self, id: CardId) -> Card {
+        self.pack[usize::from(id)]
     }
 }
 
@@ -79,14 +92,51 @@ pub struct Record {
     pub endgame_turns: u32,
 }
 
-/// The state of either kind of game.
+/// The combination on the table: who turned a card on it (and may call),
+/// and the cards, in seat order (in the two-player game the stockpile's
+/// top card is the last).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub seats: Vec<usize>,
+    pub cards: Vec<CardId>,
+}
+
+/// The state of either kind of game. A combination is played in two
+/// halves, so that calls can come from anywhere between them (the models
+/// in `step`, a person at the keyboard in `live`): `show` turns it up and
+/// `settle` applies how it ended.
 pub trait Game {
-    /// Resolves one combination; `true` once the game is over.
-    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool;
+    /// Turns up the next combination (or shows again the one re-turned
+    /// after a tie or a buried hand); `None` once the game is over.
+    fn show(&mut self, rng: &mut Rng) -> Option<Shown>;
+    /// Applies the outcome of the combination shown; `impossible` when its
+    /// hand makes no prime at all.
+    fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng);
     /// Every card, wherever it is (for invariant checks).
     fn cards(&self) -> Vec<CardId>;
+    /// Each player's pile, top card first.
+    fn piles(&self) -> Vec<&VecDeque<CardId>>;
+    /// The cards on the table, (player, card).
+    fn table(&self) -> &[(usize, CardId)];
+    /// The stockpile of the two-player game, top card last.
+    fn stock(&self) -> Option<&[CardId]> {
+        None
+    }
     fn record(&self) -> &Record;
     fn record_mut(&mut self) -> &mut Record;
+
+    /// Resolves one combination between the models; `true` once the game
+    /// is over.
+    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool {
+        let Some(shown) = self.show(rng) else {
+            return true;
+        };
+        let calls = setup.draw_calls(&shown.cards, &shown.seats, rng);
+        let outcome = resolve(&calls, setup.timing);
+        let impossible = setup.options(&shown.cards).is_empty();
+        self.settle(&outcome, impossible, rng);
+        false
+    }
 }
 
 /// Plays a game to its end or to `max_turns` combinations.
@@ -153,14 +203,14 @@ impl Multi {
 }
 
 impl Game for Multi {
-    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool {
+    fn show(&mut self, _rng: &mut Rng) -> Option<Shown> {
         if self.table.is_empty() {
             let active: Vec<usize> = (0..self.piles.len())
                 .filter(|&p| !self.piles[p].is_empty())
                 .collect();
             if active.len() <= 1 {
                 self.record.winner = active.first().copied();
-                return true;
+                return None;
             }
             for p in active {
                 let card = self.piles[p].pop_front().expect("active");
@@ -169,17 +219,21 @@ impl Game for Multi {
         }
         self.record.turns += 1;
         self.record.endgame_turns += u32::from(self.table.len() == 2);
-        let cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
-        let callers: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
-        let (outcome, impossible) = setup.resolve(&cards, &callers, rng);
+        Some(Shown {
+            seats: self.table.iter().map(|&(p, _)| p).collect(),
+            cards: self.table.iter().map(|&(_, c)| c).collect(),
+        })
+    }
+
+    fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng) {
         match outcome {
             Outcome::Win(w) => {
                 let won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
-                self.piles[w].extend(won);
+                self.piles[*w].extend(won);
             }
             Outcome::Tie(players) => {
                 self.record.ties += 1;
-                rebury(&mut self.table, &mut self.piles, &players, rng);
+                rebury(&mut self.table, &mut self.piles, players, rng);
             }
             Outcome::NoCall => {
                 self.record.no_calls += 1;
@@ -188,13 +242,20 @@ impl Game for Multi {
                 rebury(&mut self.table, &mut self.piles, &everyone, rng);
             }
         }
-        false
     }
 
     fn cards(&self) -> Vec<CardId> {
         let mut all: Vec<CardId> = self.piles.iter().flatten().copied().collect();
         all.extend(self.table.iter().map(|&(_, c)| c));
         all
+    }
+
+    fn piles(&self) -> Vec<&VecDeque<CardId>> {
+        self.piles.iter().collect()
+    }
+
+    fn table(&self) -> &[(usize, CardId)] {
+        &self.table
     }
 
     fn record(&self) -> &Record {
@@ -241,20 +302,20 @@ impl Duel {
     }
 
     /// Ends the game with `loser` losing.
-    fn lose(&mut self, loser: usize) -> bool {
+    fn lose(&mut self, loser: usize) {
         self.record.winner = Some(1 - loser);
-        true
     }
 }
 
 impl Game for Duel {
-    fn step(&mut self, setup: &Setup, rng: &mut Rng) -> bool {
+    fn show(&mut self, rng: &mut Rng) -> Option<Shown> {
         if self.table.is_empty() {
             if self.stock.is_empty() {
                 // A new round: each contributes their top nine cards.
                 for p in 0..2 {
                     if self.piles[p].len() < STOCK_SHARE {
-                        return self.lose(p);
+                        self.lose(p);
+                        return None;
                     }
                 }
                 for p in 0..2 {
@@ -264,7 +325,8 @@ impl Game for Duel {
                 self.record.rebuilds += 1;
                 for p in 0..2 {
                     if self.piles[p].is_empty() {
-                        return self.lose(p);
+                        self.lose(p);
+                        return None;
                     }
                 }
             }
@@ -276,7 +338,8 @@ impl Game for Duel {
                         for (q, card) in self.table.drain(..) {
                             self.piles[q].push_front(card);
                         }
-                        return self.lose(p);
+                        self.lose(p);
+                        return None;
                     }
                 }
             }
@@ -285,16 +348,22 @@ impl Game for Duel {
         // The stockpile's top card is the third card.
         let mut cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
         cards.push(*self.stock.last().expect("a stockpile card"));
-        let (outcome, impossible) = setup.resolve(&cards, &[0, 1], rng);
+        Some(Shown {
+            seats: vec![0, 1],
+            cards,
+        })
+    }
+
+    fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng) {
         match outcome {
             Outcome::Win(w) => {
                 let mut won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
                 won.push(self.stock.pop().expect("a stockpile card"));
-                self.piles[w].extend(won);
+                self.piles[*w].extend(won);
             }
             Outcome::Tie(players) => {
                 self.record.ties += 1;
-                rebury(&mut self.table, &mut self.piles, &players, rng);
+                rebury(&mut self.table, &mut self.piles, players, rng);
             }
             Outcome::NoCall => {
                 self.record.no_calls += 1;
@@ -302,7 +371,6 @@ impl Game for Duel {
                 rebury(&mut self.table, &mut self.piles, &[0, 1], rng);
             }
         }
-        false
     }
 
     fn cards(&self) -> Vec<CardId> {
@@ -310,6 +378,18 @@ impl Game for Duel {
         all.extend(self.table.iter().map(|&(_, c)| c));
         all.extend(&self.stock);
         all
+    }
+
+    fn piles(&self) -> Vec<&VecDeque<CardId>> {
+        self.piles.iter().collect()
+    }
+
+    fn table(&self) -> &[(usize, CardId)] {
+        &self.table
+    }
+
+    fn stock(&self) -> Option<&[CardId]> {
+        Some(&self.stock)
     }
 
     fn record(&self) -> &Record {

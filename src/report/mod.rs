@@ -1,10 +1,12 @@
 //! Reports: each format renders text from an analysis; `write` puts files
 //! and folders of them in place without half-written states.
 
+pub mod crib;
 pub mod csv;
 pub mod grid;
 pub mod index;
 pub mod json;
+pub mod pdf;
 pub mod plot;
 pub mod simulation;
 pub mod strategy;

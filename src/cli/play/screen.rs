@@ -1,0 +1,300 @@
+//! The game at the keyboard: a full-screen table redrawn in place ten
+//! times a second (line by line, no clearing, so nothing flickers), raw
+//! keys for the claim being typed, and the terminal given back as it was
+//! on leaving, whatever happens.
+
+use std::io::{self, IsTerminal, Stdout, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use crossterm::event::{self, Event as Key, KeyCode, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, queue, style, terminal};
+
+use prime_solve::Rules;
+use prime_solve::game::live::Round;
+
+use super::{Event, Table, say};
+use crate::cli::print;
+use crate::cli::term::{Line, edit};
+
+/// Whether both ends are a terminal.
+pub fn possible() -> bool {
+    io::stdin().is_terminal() && io::stdout().is_terminal()
+}
+
+/// The alternate screen in raw mode, for as long as this lives.
+struct Screen {
+    out: Stdout,
+}
+
+impl Screen {
+    fn open() -> Result<Screen> {
+        terminal::enable_raw_mode().context("cannot read the keyboard")?;
+        let mut screen = Screen { out: io::stdout() };
+        queue!(
+            screen.out,
+            terminal::EnterAlternateScreen,
+            terminal::Clear(terminal::ClearType::All)
+        )?;
+        screen.out.flush()?;
+        Ok(screen)
+    }
+
+    /// Draws `lines` from the top, the cursor at the end of the last one.
+    fn draw(&mut self, lines: &[String]) -> io::Result<()> {
+        let (width, height) = terminal::size().unwrap_or((80, 24));
+        let (width, height) = (usize::from(width.max(10)), usize::from(height.max(3)));
+        let mut shown: Vec<&String> = lines.iter().collect();
+        if shown.len() > height {
+            let last = shown.pop().expect("lines");
+            shown.truncate(height - 1);
+            shown.push(last);
+        }
+        for (row, line) in shown.iter().enumerate() {
+            let cut: String = line.chars().take(width - 1).collect();
+            queue!(
+                self.out,
+                cursor::MoveTo(0, row as u16),
+                style::Print(cut),
+                terminal::Clear(terminal::ClearType::UntilNewLine)
+            )?;
+        }
+        // Below the last line, if the screen goes further (a cursor moved
+        // past the bottom would stay on the last line and clear it).
+        if shown.len() < height {
+            queue!(
+                self.out,
+                cursor::MoveTo(0, shown.len() as u16),
+                terminal::Clear(terminal::ClearType::FromCursorDown)
+            )?;
+        }
+        let last = shown.last().map_or(0, |l| l.chars().count().min(width - 1));
+        queue!(
+            self.out,
+            cursor::MoveTo(last as u16, shown.len().saturating_sub(1) as u16)
+        )?;
+        self.out.flush()
+    }
+
+    fn clear(&mut self) -> io::Result<()> {
+        queue!(self.out, terminal::Clear(terminal::ClearType::All))?;
+        self.out.flush()
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = queue!(self.out, terminal::LeaveAlternateScreen, cursor::Show);
+        let _ = self.out.flush();
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+fn ms(d: Duration) -> u32 {
+    d.as_millis().min(u128::from(u32::MAX)) as u32
+}
+
+/// What a key does between combinations or while calling.
+enum Act {
+    Nothing,
+    Quit,
+    Line(String),
+    Resized,
+}
+
+fn key(buffer: &mut String, timeout: Duration) -> Result<Act> {
+    if !event::poll(timeout)? {
+        return Ok(Act::Nothing);
+    }
+    Ok(match event::read()? {
+        Key::Resize(..) => Act::Resized,
+        Key::Key(k) if k.kind != KeyEventKind::Release => {
+            let plain_q = k.code == KeyCode::Char('q')
+                && buffer.is_empty()
+                && !k.modifiers.contains(KeyModifiers::CONTROL);
+            if plain_q {
+                return Ok(Act::Quit);
+            }
+            match edit(buffer, k) {
+                Some(Line::Quit) => Act::Quit,
+                Some(Line::Text(t)) => Act::Line(t),
+                _ => Act::Nothing,
+            }
+        }
+        _ => Act::Nothing,
+    })
+}
+
+/// The screen's lines for `round` at `now`.
+fn compose(
+    table: &Table,
+    title: &str,
+    round: &Round,
+    now: u32,
+    said: &[String],
+    earlier: &[String],
+    prompt: &str,
+) -> Vec<String> {
+    let mut lines = vec![
+        title.to_string(),
+        format!(
+            "turn {}   type a claim and Enter; an empty Enter passes; q or Esc leaves",
+            round.turn
+        ),
+        String::new(),
+    ];
+    let piles = table.live.game.piles();
+    for (seat, name) in table.names.iter().enumerate() {
+        let card = round
+            .shown
+            .seats
+            .iter()
+            .position(|&s| s == seat)
+            .map_or("out".to_string(), |i| table.card(round.shown.cards[i]));
+        let card = if piles[seat].is_empty() && card == "out" {
+            "out".to_string()
+        } else {
+            card
+        };
+        lines.push(format!(
+            "  {name:<10} {:>2} cards   {card}",
+            piles[seat].len()
+        ));
+    }
+    if let Some(stock) = table.live.game.stock() {
+        let top = round.shown.cards.last().map(|&c| table.card(c));
+        lines.push(format!(
+            "  {:<10} {:>2} cards   {}",
+            "stockpile",
+            stock.len(),
+            top.unwrap_or_default()
+        ));
+    }
+    let values = match table.deal_event(round) {
+        Event::Deal { values, .. } => values,
+        _ => Vec::new(),
+    };
+    let values: Vec<String> = values.iter().map(u8::to_string).collect();
+    lines.push(String::new());
+    lines.push(format!(
+        "  counting {}        clock {:.1} s",
+        values.join(" "),
+        f64::from(now) / 1000.0
+    ));
+    lines.push(String::new());
+    lines.extend(said.iter().flat_map(|s| s.lines().map(str::to_string)));
+    if !earlier.is_empty() {
+        lines.push(String::new());
+        lines.push("  earlier:".into());
+        lines.extend(earlier.iter().map(|s| format!("  {}", s.trim_start())));
+    }
+    lines.push(String::new());
+    lines.push(prompt.to_string());
+    lines
+}
+
+/// Plays at the keyboard until the game ends or the person leaves, then
+/// prints the result on the ordinary screen.
+pub fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
+    let title = format!(
+        "Prime Time: you against {}   rules: {} ({})   seed {seed}",
+        table.names[1..].join(", "),
+        rules.name(),
+        rules.describe()
+    );
+    let mut screen = Screen::open()?;
+    let mut earlier: Vec<String> = Vec::new();
+    let mut buffer = String::new();
+    let reason = 'game: loop {
+        if let Some(reason) = table.stop() {
+            break reason;
+        }
+        let Some(mut round) = table.live.deal() else {
+            break "won";
+        };
+        let start = Instant::now();
+        buffer.clear();
+        // The clock runs until the calls stop counting; after a pass or a
+        // wrong call the person has nothing more to do, so it jumps there.
+        loop {
+            let now = ms(start.elapsed());
+            if now >= table.live.closes_at(&round) || !round.waiting() && !called_validly(&round) {
+                break;
+            }
+            let said: Vec<String> = round
+                .calls_until(table.live.person, now)
+                .iter()
+                .flat_map(|c| table.call_events(&round, c))
+                .map(|e| say(&e))
+                .collect();
+            let prompt = if round.waiting() {
+                format!("> {buffer}")
+            } else {
+                "  (waiting for the window of 1.5 s to close)".into()
+            };
+            screen.draw(&compose(
+                table, &title, &round, now, &said, &earlier, &prompt,
+            ))?;
+            match key(&mut buffer, Duration::from_millis(50))? {
+                Act::Quit => break 'game "quit",
+                Act::Resized => screen.clear()?,
+                Act::Line(text) if round.waiting() => {
+                    let text = text.trim();
+                    if text.is_empty() || text.eq_ignore_ascii_case("pass") {
+                        table.live.pass(&mut round, now);
+                    } else {
+                        table.live.call(&mut round, now, text);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let done = table.live.finish(&round);
+        let mut said: Vec<String> = done
+            .calls
+            .iter()
+            .flat_map(|c| table.call_events(&round, c))
+            .map(|e| say(&e))
+            .collect();
+        let outcome = say(&table.outcome_event(&round, &done));
+        said.push(outcome.clone());
+        // The result stays up for a moment; Enter goes on at once.
+        let until = Instant::now() + Duration::from_millis(2500);
+        while Instant::now() < until {
+            let prompt = "  (Enter: next cards)".to_string();
+            screen.draw(&compose(
+                table,
+                &title,
+                &round,
+                done.closed_ms,
+                &said,
+                &earlier,
+                &prompt,
+            ))?;
+            match key(&mut buffer, Duration::from_millis(50))? {
+                Act::Quit => {
+                    earlier.push(outcome);
+                    break 'game "quit";
+                }
+                Act::Resized => screen.clear()?,
+                Act::Line(_) => break,
+                Act::Nothing => {}
+            }
+        }
+        buffer.clear();
+        earlier.push(format!("turn {}: {}", round.turn, outcome.trim_start()));
+        if earlier.len() > 5 {
+            earlier.remove(0);
+        }
+    };
+    let end = table.end_event(reason);
+    drop(screen);
+    print(&(say(&end) + "\n"))
+}
+
+fn called_validly(round: &Round) -> bool {
+    matches!(
+        &round.person,
+        prime_solve::game::live::Person::Called { ruling: Ok(_), .. }
+    )
+}

@@ -1,0 +1,399 @@
+//! `prime-solve practice`: a drill. Deals hands, times the player's claim,
+//! rules on it with the referee, shows every answer, keeps a history.
+
+use std::io::{self, BufRead, IsTerminal};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use prime_solve::card::Card;
+use prime_solve::engine::Solver;
+use prime_solve::game::Rng;
+use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
+use prime_solve::words::plural;
+use prime_solve::{Faces, Rules, Value};
+
+use super::args::{Format, PracticeArgs};
+use super::term::{self, Line, Scripted};
+use super::{Verdict, print};
+
+mod history;
+
+/// Where the replies come from.
+enum Source {
+    Keyboard,
+    Lines(io::StdinLock<'static>),
+    Script(std::vec::IntoIter<Scripted>),
+}
+
+/// One thing the player typed, and when.
+enum Typed {
+    Text(u64, String),
+    TimeUp(u64),
+    Quit,
+}
+
+impl Source {
+    fn next(&mut self, start: Instant, limit: Option<Duration>, prompt: &str) -> Result<Typed> {
+        Ok(match self {
+            Source::Keyboard => {
+                let prompt = |t: Duration| format!("{:5.1} s  {prompt}", t.as_secs_f64());
+                match term::read_line(start, limit, &prompt)? {
+                    Line::Text(t) => Typed::Text(ms(start.elapsed()), t),
+                    Line::TimeUp => Typed::TimeUp(limit.map_or(0, ms)),
+                    Line::Quit => Typed::Quit,
+                }
+            }
+            Source::Lines(stdin) => {
+                let mut bytes = Vec::new();
+                if stdin.read_until(b'\n', &mut bytes)? == 0 {
+                    return Ok(Typed::Quit);
+                }
+                // Bytes that are not UTF-8 are a claim the referee refuses,
+                // not a reason to stop.
+                let line = String::from_utf8_lossy(&bytes);
+                let took = ms(start.elapsed());
+                match limit {
+                    Some(l) if took > ms(l) => Typed::TimeUp(ms(l)),
+                    _ => Typed::Text(took, line.trim().to_string()),
+                }
+            }
+            Source::Script(lines) => match lines.next() {
+                None => Typed::Quit,
+                Some(s) => match limit {
+                    Some(l) if s.ms > ms(l) => Typed::TimeUp(ms(l)),
+                    _ => Typed::Text(s.ms, s.claim.unwrap_or_default()),
+                },
+            },
+        })
+    }
+
+    /// Whether the terminal already shows what was typed.
+    fn echoes(&self) -> bool {
+        matches!(self, Source::Keyboard)
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    d.as_millis().min(u128::from(u64::MAX)) as u64
+}
+
+pub fn run(args: &PracticeArgs) -> Result<Verdict> {
+    if args.stats {
+        let path = args
+            .history
+            .as_ref()
+            .context("--stats needs --history FILE: the history to sum up")?;
+        print(&history::stats(path)?)?;
+        return Ok(Verdict::Yes);
+    }
+    let rules = args.rules.rules()?;
+    let solver = Solver::new(rules)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut rng = Rng::new(seed);
+    let mut source = match &args.script {
+        Some(path) => Source::Script(term::read_script(path)?.into_iter()),
+        None if io::stdin().is_terminal() => Source::Keyboard,
+        None => Source::Lines(io::stdin().lock()),
+    };
+    let mut log = match &args.history {
+        Some(path) => Some(history::open(path)?),
+        None => None,
+    };
+    let json = args.output.format == Format::Json;
+    let colour = !json && term::colour();
+    let limit = args.time_limit.map(Duration::from_secs_f64);
+    let k = usize::from(args.cards);
+    if !json {
+        let mut intro = format!(
+            "Practice: {} under {rules}{}, seed {seed}.\n",
+            plural(args.rounds, "hand", "hands"),
+            if args.hard { ", hard hands only" } else { "" }
+        );
+        intro.push_str("Type a calculation that makes a prime from every card and press Enter; an empty line passes, ? gives a hint, q stops.\n");
+        print(&intro)?;
+    }
+    let mut rounds: Vec<Round> = Vec::new();
+    'drill: for n in 1..=args.rounds {
+        let (cards, answers) = deal_round(&solver, k, args.hard, &mut rng)?;
+        if !json {
+            print(&format!(
+                "\nHand {n} of {}:  {}\n",
+                args.rounds,
+                show_hand(&cards, &rules, args.output.ascii)
+            ))?;
+        }
+        let start = Instant::now();
+        let hints = answers.hints();
+        let mut hinted = 0u32;
+        let (reply, took) = loop {
+            match source.next(start, limit, "> ")? {
+                Typed::Quit => break 'drill,
+                Typed::TimeUp(t) => {
+                    if !json {
+                        print("time is up\n")?;
+                    }
+                    break (Reply::Pass, t);
+                }
+                Typed::Text(t, text) => {
+                    let text = text.trim().to_string();
+                    if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
+                        break 'drill;
+                    }
+                    if !source.echoes() && !json {
+                        print(&format!("> {text}\n"))?;
+                    }
+                    if text == "?" {
+                        let hint = match hints.get(hinted as usize) {
+                            Some(p) => format!("hint: this hand makes {p}\n"),
+                            None if hints.is_empty() => {
+                                "hint: this hand makes no prime; an empty line passes\n".into()
+                            }
+                            None => "hint: no more primes to hint at\n".into(),
+                        };
+                        hinted += 1;
+                        if !json {
+                            print(&hint)?;
+                        }
+                        continue;
+                    }
+                    if text.is_empty() || text.eq_ignore_ascii_case("pass") {
+                        break (Reply::Pass, t);
+                    }
+                    break (Reply::Claim(text), t);
+                }
+            }
+        };
+        let round = Round::rule(cards, answers, reply, took, hinted, &rules);
+        if json {
+            print(
+                &(serde_json::to_string(&RoundJson::of(
+                    n,
+                    &round,
+                    rules.faces,
+                    args.output.ascii,
+                ))? + "\n"),
+            )?;
+        } else {
+            print(&show_round(&round, args.output.ascii, colour))?;
+        }
+        if let Some(log) = &mut log {
+            history::append(log, &round, &rules, args.output.ascii)?;
+        }
+        rounds.push(round);
+    }
+    if !json {
+        print(&show_summary(&rounds, &rules, seed, args.output.ascii))?;
+    }
+    Ok(Verdict::Yes)
+}
+
+/// A seed from the clock, for a new drill each time.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+        % 1_000_000
+}
+
+/// Deals a hand (with `hard`, the first hard one of up to 10,000 deals).
+fn deal_round(
+    solver: &Solver,
+    k: usize,
+    hard: bool,
+    rng: &mut Rng,
+) -> Result<(Vec<Card>, Answers)> {
+    let faces = solver.rules().faces;
+    let mut tries = 0;
+    loop {
+        let (cards, hand) = deal(k, faces, rng);
+        let answers = Answers::of(solver, hand)?;
+        tries += 1;
+        if !hard || answers.is_hard() || tries >= 10_000 {
+            return Ok((cards, answers));
+        }
+    }
+}
+
+fn show_cards(cards: &[Card], ascii: bool) -> String {
+    cards
+        .iter()
+        .map(|&c| face(c, ascii))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `Q♥ 7♣ JK   (counts 5 7 7)`.
+fn show_hand(cards: &[Card], rules: &Rules, ascii: bool) -> String {
+    let values = counted(cards, rules.faces).unwrap_or_default();
+    let values: Vec<String> = values.iter().map(u8::to_string).collect();
+    format!(
+        "{}    (counting {})",
+        show_cards(cards, ascii),
+        values.join(" ")
+    )
+}
+
+fn show_call(a: Option<&Answer>, ascii: bool) -> String {
+    a.map_or("none: this hand makes no prime".into(), |a| {
+        format!("{} = {}", a.prime, a.witness.render(ascii))
+    })
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{}.{} s", ms / 1000, ms % 1000 / 100)
+}
+
+fn show_round(r: &Round, ascii: bool, colour: bool) -> String {
+    let mut out = match (&r.reply, &r.ruling) {
+        (Reply::Claim(claim), Some(Ok(p))) => format!(
+            "{} {claim} = {p}, a prime, in {} ({})\n",
+            term::paint("valid:", true, colour),
+            seconds(r.ms),
+            plural(r.score(), "point", "points")
+        ),
+        (_, Some(Err(fault))) => format!(
+            "{} {fault}{} ({})\n",
+            term::paint("invalid:", false, colour),
+            super::hints::for_fault(fault),
+            seconds(r.ms)
+        ),
+        _ => format!(
+            "{} after {}\n",
+            term::paint("passed", false, colour),
+            seconds(r.ms)
+        ),
+    };
+    let a = &r.answers;
+    out.push_str(&format!(
+        "  quickest call: {}\n",
+        show_call(a.simplest(), ascii)
+    ));
+    out.push_str(&format!(
+        "  best call:     {}\n",
+        show_call(a.best(), ascii)
+    ));
+    let missed = r.missed();
+    let count = plural(a.primes.len(), "prime", "primes");
+    out.push_str(&match (a.primes.len(), missed.len()) {
+        (0, _) => "  the hand makes no prime\n".into(),
+        (_, 0) => format!("  the hand makes {count}: you found it\n"),
+        _ => format!(
+            "  the hand makes {count}; {}: {}\n",
+            if r.prime().is_some() {
+                "the others"
+            } else {
+                "you missed"
+            },
+            list(&missed, 24)
+        ),
+    });
+    out
+}
+
+/// Values separated by spaces, the first `max` and a count of the rest.
+fn list(values: &[Value], max: usize) -> String {
+    let mut s: Vec<String> = values.iter().take(max).map(Value::to_string).collect();
+    if values.len() > max {
+        s.push(format!("and {} more", values.len() - max));
+    }
+    s.join(" ")
+}
+
+fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, ascii: bool) -> String {
+    let s = Summary::of(rounds);
+    let mut out = format!(
+        "\nSummary: {} of {} correct",
+        s.correct,
+        plural(s.rounds, "hand", "hands")
+    );
+    if let (Some(median), Some(worst)) = (s.median_ms, s.worst_ms) {
+        out.push_str(&format!(
+            "; median time {}, worst {}",
+            seconds(median),
+            seconds(worst)
+        ));
+    }
+    out.push_str(&format!("; score {}\n", s.score));
+    let hand = |i: usize| {
+        let r = &rounds[i];
+        format!("{} ({})", show_cards(&r.cards, ascii), seconds(r.ms))
+    };
+    if !s.slowest.is_empty() {
+        let slow: Vec<String> = s.slowest.iter().map(|&i| hand(i)).collect();
+        out.push_str(&format!("  slowest: {}\n", slow.join(", ")));
+    }
+    for &i in &s.missed {
+        let a = &rounds[i].answers;
+        out.push_str(&format!(
+            "  missed: {}: quickest {}; best {}\n",
+            show_cards(&rounds[i].cards, ascii),
+            show_call(a.simplest(), ascii),
+            show_call(a.best(), ascii)
+        ));
+    }
+    out.push_str(&format!(
+        "rules: {}; --seed {seed} deals these hands again\n",
+        rules.name()
+    ));
+    out
+}
+
+#[derive(Serialize)]
+struct CallJson {
+    prime: Value,
+    witness: String,
+}
+
+#[derive(Serialize)]
+struct RoundJson {
+    round: u32,
+    hand: Vec<String>,
+    values: Vec<u8>,
+    claim: Option<String>,
+    valid: bool,
+    value: Option<Value>,
+    fault: Option<String>,
+    seconds: f64,
+    hints: u32,
+    score: u64,
+    simplest: Option<CallJson>,
+    best: Option<CallJson>,
+    prime_count: usize,
+    missed: Vec<Value>,
+}
+
+impl RoundJson {
+    fn of(n: u32, r: &Round, faces: Faces, ascii: bool) -> RoundJson {
+        let call = |a: Option<&Answer>| {
+            a.map(|a| CallJson {
+                prime: a.prime,
+                witness: a.witness.render(ascii),
+            })
+        };
+        RoundJson {
+            round: n,
+            hand: r.cards.iter().map(|&c| face(c, ascii)).collect(),
+            values: counted(&r.cards, faces).unwrap_or_default(),
+            claim: match &r.reply {
+                Reply::Claim(c) => Some(c.clone()),
+                Reply::Pass => None,
+            },
+            valid: r.prime().is_some(),
+            value: r.prime(),
+            fault: r
+                .ruling
+                .as_ref()
+                .and_then(|v| v.as_ref().err())
+                .map(ToString::to_string),
+            seconds: r.ms as f64 / 1000.0,
+            hints: r.hints,
+            score: r.score(),
+            simplest: call(r.answers.simplest()),
+            best: call(r.answers.best()),
+            prime_count: r.answers.primes.len(),
+            missed: r.missed(),
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The drill's history: one CSV row appended per hand, and `--stats`, a
+//! summary of every row so far.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::path::Path;
+use std::time::SystemTime;
+
+use anyhow::{Context, Result, bail};
+
+use prime_solve::Rules;
+use prime_solve::practice::{Reply, Round, median};
+use prime_solve::words::plural;
+
+const HEADER: [&str; 8] = [
+    "time",
+    "cards",
+    "hand",
+    "rules",
+    "claim",
+    "verdict",
+    "seconds",
+    "best_prime",
+];
+
+/// The history file, opened to append (created with its header if new or
+/// empty).
+pub struct Log {
+    writer: csv::Writer<File>,
+    path: std::path::PathBuf,
+}
+
+pub fn open(path: &Path) -> Result<Log> {
+    let fail = || format!("cannot open the history {}", path.display());
+    if path.is_dir() {
+        bail!("the history {} is a folder: give a file", path.display());
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(fail)?;
+    let empty = file.metadata().with_context(fail)?.len() == 0;
+    let mut writer = csv::Writer::from_writer(file);
+    if empty {
+        writer.write_record(HEADER).with_context(fail)?;
+        writer.flush().with_context(fail)?;
+    }
+    Ok(Log {
+        writer,
+        path: path.to_path_buf(),
+    })
+}
+
+/// Appends one round and flushes it, so that a drill stopped at any point
+/// keeps every hand played.
+pub fn append(log: &mut Log, r: &Round, rules: &Rules, ascii: bool) -> Result<()> {
+    let cards: Vec<String> = r
+        .cards
+        .iter()
+        .map(|&c| prime_solve::practice::face(c, ascii))
+        .collect();
+    let (claim, verdict) = match (&r.reply, &r.ruling) {
+        (Reply::Claim(c), Some(Ok(_))) => (c.as_str(), "valid"),
+        (Reply::Claim(c), _) => (c.as_str(), "invalid"),
+        (Reply::Pass, _) => ("", "pass"),
+    };
+    let best = r
+        .answers
+        .best()
+        .map_or(String::new(), |a| a.prime.to_string());
+    let row = [
+        timestamp(SystemTime::now()),
+        cards.join(" "),
+        r.answers.hand.to_string(),
+        rules.name(),
+        claim.to_string(),
+        verdict.to_string(),
+        format!("{:.1}", r.ms as f64 / 1000.0),
+        best,
+    ];
+    let fail = || format!("cannot write to the history {}", log.path.display());
+    log.writer.write_record(&row).with_context(fail)?;
+    log.writer.flush().with_context(fail)?;
+    Ok(())
+}
+
+/// UTC as `2026-11-30T07:29:17Z`.
+fn timestamp(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// A summary of the history: hands, correct calls, times, per rule set,
+/// and the hands missed most often.
+pub fn stats(path: &Path) -> Result<String> {
+    let mut reader = csv::Reader::from_path(path)
+        .with_context(|| format!("cannot read the history {}", path.display()))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("cannot read the history {}", path.display()))?
+        .clone();
+    if headers.iter().collect::<Vec<_>>() != HEADER {
+        bail!(
+            "{} is not a practice history: its first line should be {}",
+            path.display(),
+            HEADER.join(",")
+        );
+    }
+    let mut total = 0usize;
+    let mut correct = 0usize;
+    let mut times: Vec<u64> = Vec::new();
+    let mut per_rules: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut missed: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (i, row) in reader.records().enumerate() {
+        let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
+        let field = |k: usize| row.get(k).unwrap_or("");
+        let (hand, rules, verdict) = (field(2), field(3), field(5));
+        let Ok(secs) = field(6).parse::<f64>() else {
+            bail!(
+                "{}: row {}: `{}` is not a number of seconds",
+                path.display(),
+                i + 2,
+                field(6)
+            );
+        };
+        total += 1;
+        let entry = per_rules.entry(rules.to_string()).or_default();
+        entry.0 += 1;
+        if verdict == "valid" {
+            correct += 1;
+            entry.1 += 1;
+        } else {
+            *missed
+                .entry((rules.to_string(), hand.to_string()))
+                .or_default() += 1;
+        }
+        if verdict != "pass" {
+            times.push((secs.clamp(0.0, 1e9) * 1000.0).round() as u64);
+        }
+    }
+    times.sort_unstable();
+    let mut out = format!(
+        "history {}: {}, {} correct",
+        path.display(),
+        plural(total, "hand", "hands"),
+        correct
+    );
+    if let Some(pct) = (correct * 100).checked_div(total) {
+        out.push_str(&format!(" ({pct}%)"));
+    }
+    if let Some(m) = median(&times) {
+        out.push_str(&format!(
+            "; median time {:.1} s, worst {:.1} s",
+            m as f64 / 1000.0,
+            *times.last().unwrap_or(&0) as f64 / 1000.0
+        ));
+    }
+    out.push('\n');
+    for (rules, (n, ok)) in &per_rules {
+        out.push_str(&format!("  {rules}: {} of {n} correct\n", ok));
+    }
+    let mut worst: Vec<(&(String, String), &usize)> = missed.iter().collect();
+    worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    if !worst.is_empty() {
+        let shown: Vec<String> = worst
+            .iter()
+            .take(5)
+            .map(|((rules, hand), n)| format!("{hand} ({rules}, {n}×)"))
+            .collect();
+        out.push_str(&format!("  missed most: {}\n", shown.join(", ")));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        let t = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_795_937_357);
+        assert_eq!(timestamp(t), "2026-11-29T07:29:17Z");
+        assert_eq!(timestamp(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+    }
+}

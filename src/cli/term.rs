@@ -1,0 +1,213 @@
+//! The terminal: a line editor with a running clock for the drill, raw
+//! mode that is always given back, colour only where it is wanted, and a
+//! script of timed replies for tests.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, queue, style, terminal};
+
+/// Raw mode for as long as this lives; dropping it (also on an error or a
+/// panic unwinding) puts the terminal back as it was.
+pub struct RawMode;
+
+impl RawMode {
+    pub fn on() -> io::Result<RawMode> {
+        terminal::enable_raw_mode()?;
+        Ok(RawMode)
+    }
+}
+
+impl Drop for RawMode {
+    fn drop(&mut self) {
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+/// Whether stdout takes colour: a terminal, and `NO_COLOR` unset or empty.
+pub fn colour() -> bool {
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// `text` in green (`good`) or red, when colour is on.
+pub fn paint(text: &str, good: bool, on: bool) -> String {
+    if !on {
+        return text.to_string();
+    }
+    let colour = if good {
+        style::Color::Green
+    } else {
+        style::Color::Red
+    };
+    use style::Stylize;
+    text.with(colour).bold().to_string()
+}
+
+/// What the player typed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line, Enter pressed (possibly empty).
+    Text(String),
+    /// The time limit ran out first.
+    TimeUp,
+    /// Ctrl-C, Ctrl-D on an empty line, or Esc.
+    Quit,
+}
+
+/// A key as the line editor sees it: what it does to `buffer`, and
+/// whether the line is finished.
+pub fn edit(buffer: &mut String, key: KeyEvent) -> Option<Line> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Char('c') if ctrl => Some(Line::Quit),
+        KeyCode::Char('d') if ctrl && buffer.is_empty() => Some(Line::Quit),
+        KeyCode::Char('u') if ctrl => {
+            buffer.clear();
+            None
+        }
+        KeyCode::Esc => Some(Line::Quit),
+        KeyCode::Enter => Some(Line::Text(std::mem::take(buffer))),
+        KeyCode::Backspace => {
+            buffer.pop();
+            None
+        }
+        KeyCode::Char(c) if !ctrl && buffer.chars().count() < 200 => {
+            buffer.push(c);
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Reads a line in raw mode, redrawing `prompt(elapsed)` and the text typed
+/// so far on the current line ten times a second, until Enter, a quit key
+/// or `limit` after `start`.
+pub fn read_line(
+    start: Instant,
+    limit: Option<Duration>,
+    prompt: &dyn Fn(Duration) -> String,
+) -> Result<Line> {
+    let _raw = RawMode::on().context("cannot read the keyboard")?;
+    let mut out = io::stdout();
+    let mut buffer = String::new();
+    let line = loop {
+        let elapsed = start.elapsed();
+        if limit.is_some_and(|l| elapsed >= l) {
+            break Line::TimeUp;
+        }
+        queue!(
+            out,
+            cursor::MoveToColumn(0),
+            terminal::Clear(terminal::ClearType::UntilNewLine),
+            style::Print(prompt(elapsed)),
+            style::Print(&buffer)
+        )?;
+        out.flush()?;
+        if event::poll(Duration::from_millis(100))?
+            && let Event::Key(key) = event::read()?
+            && let Some(line) = edit(&mut buffer, key)
+        {
+            break line;
+        }
+    };
+    queue!(out, style::Print("\r\n"))?;
+    out.flush()?;
+    Ok(line)
+}
+
+/// One scripted reply: typed `ms` milliseconds after the cards were shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scripted {
+    pub ms: u64,
+    /// `None` for `pass`.
+    pub claim: Option<String>,
+}
+
+/// Reads a script: one `MS CLAIM` or `MS pass` a line; blank lines and
+/// lines starting with `#` are skipped.
+pub fn read_script(path: &Path) -> Result<Vec<Scripted>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the script {}", path.display()))?;
+    parse_script(&text).with_context(|| format!("in the script {}", path.display()))
+}
+
+pub fn parse_script(text: &str) -> Result<Vec<Scripted>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (ms, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let Ok(ms) = ms.parse::<u64>() else {
+            bail!(
+                "line {}: `{ms}` is not a time: write `MS CLAIM` or `MS pass`, MS in milliseconds",
+                i + 1
+            );
+        };
+        let rest = rest.trim();
+        if rest.is_empty() {
+            bail!(
+                "line {}: no claim after {ms}: write `MS CLAIM` or `MS pass`",
+                i + 1
+            );
+        }
+        out.push(Scripted {
+            ms: ms.min(u64::from(u32::MAX)),
+            claim: (!rest.eq_ignore_ascii_case("pass")).then(|| rest.to_string()),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts() {
+        let s = parse_script("# a game\n1500 6*4/8\n\n900 pass\n").unwrap();
+        assert_eq!(
+            s,
+            [
+                Scripted {
+                    ms: 1500,
+                    claim: Some("6*4/8".into())
+                },
+                Scripted {
+                    ms: 900,
+                    claim: None
+                }
+            ]
+        );
+        assert!(parse_script("soon 4+5").is_err());
+        assert!(parse_script("100").is_err());
+        assert!(parse_script("-5 3+4").is_err());
+    }
+
+    #[test]
+    fn the_editor() {
+        let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        let mut b = String::new();
+        assert_eq!(edit(&mut b, key(KeyCode::Char('7'))), None);
+        assert_eq!(edit(&mut b, key(KeyCode::Char('+'))), None);
+        assert_eq!(edit(&mut b, key(KeyCode::Backspace)), None);
+        assert_eq!(
+            edit(&mut b, key(KeyCode::Enter)),
+            Some(Line::Text("7".into()))
+        );
+        assert_eq!(
+            edit(
+                &mut b,
+                KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)
+            ),
+            Some(Line::Quit)
+        );
+    }
+}

@@ -1,0 +1,194 @@
+//! `prime-solve play` driven by a script of timed claims: deterministic
+//! games whose every call is ruled by the referee and resolved by the
+//! simulator's turn logic, as JSON events and as text.
+
+mod common;
+
+use common::{fails_with, prime_solve};
+use predicates::prelude::*;
+use serde_json::{Value, json};
+
+fn script(text: &str) -> tempfile::NamedTempFile {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    file
+}
+
+fn events(args: &[&str], lines: &str) -> (Vec<Value>, Vec<u8>) {
+    let s = script(lines);
+    let out = prime_solve()
+        .arg("play")
+        .args(args)
+        .args(["--format", "json", "--script"])
+        .arg(s.path())
+        .assert()
+        .success();
+    let stdout = out.get_output().stdout.clone();
+    let events = String::from_utf8(stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (events, stdout)
+}
+
+fn of_kind<'a>(events: &'a [Value], kind: &str, turn: u64) -> Vec<&'a Value> {
+    events
+        .iter()
+        .filter(|e| e["event"] == kind && e["turn"] == turn)
+        .collect()
+}
+
+/// Seed 3, two club bots: 9♣ 2♠ 7♦, then 9♣ K♠ J♦, 2♦ 8♠ 2♥, 2♦ 10♠ 5♥.
+const GAME: &str = "2000 pass\n1000 9+5+5\n4000 8-2/2\n3000 10+5-2\n";
+
+#[test]
+fn a_scripted_game_follows_the_rules() {
+    let (e, _) = events(&["--seed", "3"], GAME);
+    let deal = &of_kind(&e, "deal", 1)[0];
+    assert_eq!(deal["cards"][0], json!({"player": "you", "card": "9♣"}));
+    assert_eq!(deal["values"], json!([9, 2, 7]));
+    // Turn 1: the bots call 5 within 150 ms of each other and bury.
+    let bury = of_kind(&e, "bury", 1);
+    assert_eq!(bury[0]["reason"], "tie");
+    assert_eq!(bury[0]["players"], json!(["club 2", "club 1"]));
+    // Turn 2: the person calls first and takes the cards.
+    let call = &of_kind(&e, "call", 2)[0];
+    assert_eq!(
+        (&call["player"], call["ms"].as_u64()),
+        (&json!("you"), Some(1000))
+    );
+    assert_eq!(of_kind(&e, "verdict", 2)[0]["value"], 19);
+    assert_eq!(
+        of_kind(&e, "win", 2)[0],
+        &json!({"event": "win", "turn": 2, "player": "you", "prime": 19, "cards": ["9♣", "K♠", "J♦"]})
+    );
+    // Turn 3: a higher prime does not undo the bots' simultaneous equal
+    // calls (the simulator rules a tie first).
+    assert_eq!(of_kind(&e, "bury", 3)[0]["reason"], "tie");
+    // Turn 4: club 2 calls 3 at 2.7 s; the person's 13 at 3.0 s is higher
+    // and within the 1.5 s window, so it wins.
+    let calls = of_kind(&e, "call", 4);
+    assert_eq!(calls[0]["player"], "club 2");
+    assert_eq!(calls[0]["prime"], 3);
+    assert_eq!(of_kind(&e, "win", 4)[0]["player"], "you");
+    assert_eq!(of_kind(&e, "win", 4)[0]["prime"], 13);
+    // The script ends the game, by cards held.
+    let end = e.last().unwrap();
+    assert_eq!(end["event"], "end");
+    assert_eq!(end["reason"], "script");
+    assert_eq!(end["winner"], "you");
+    let held: u64 = end["held"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["cards"].as_u64().unwrap())
+        .sum();
+    assert_eq!(held, 54);
+    assert_eq!(end["you"]["valid"], 3);
+    assert_eq!(end["you"]["won"], 2);
+    assert_eq!(end["you"]["passes"], 1);
+}
+
+#[test]
+fn the_same_seed_and_script_give_the_same_game() {
+    let (_, a) = events(&["--seed", "11", "--bots", "expert,novice,club"], GAME);
+    let (_, b) = events(&["--seed", "11", "--bots", "expert,novice,club"], GAME);
+    assert_eq!(a, b);
+    let (_, c) = events(&["--seed", "12", "--bots", "expert,novice,club"], GAME);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn a_wrong_call_is_ruled_and_barred() {
+    let (e, _) = events(
+        &["--seed", "3"],
+        "2000 pass\n2000 pass\n2000 pass\n3000 10*2-5\n",
+    );
+    let verdict = of_kind(&e, "verdict", 4)
+        .into_iter()
+        .find(|v| v["player"] == "you")
+        .unwrap();
+    assert_eq!(verdict["valid"], false);
+    assert_eq!(verdict["fault"], "15 = 3 × 5 is not prime");
+    assert_eq!(of_kind(&e, "win", 4)[0]["player"], "club 2");
+    assert_eq!(e.last().unwrap()["you"]["wrong"], 1);
+}
+
+#[test]
+fn a_late_claim_is_not_made() {
+    // Turn 2 closes 1.5 s after club 2's 19 at 2.8 s.
+    let (e, _) = events(&["--seed", "3"], "2000 pass\n9000 9+5+5\n");
+    assert!(of_kind(&e, "call", 2).iter().all(|c| c["player"] != "you"));
+    assert_eq!(of_kind(&e, "win", 2)[0]["player"], "club 2");
+}
+
+#[test]
+fn turns_two_player_and_being_out() {
+    let passes = "1000 pass\n".repeat(400);
+    let (e, _) = events(&["--seed", "5", "--turns", "7"], &passes);
+    let end = e.last().unwrap();
+    assert_eq!(
+        (&end["reason"], &end["turns"]),
+        (&json!("turns"), &json!(7))
+    );
+    // Two players: the stockpile is the third card, and a player who never
+    // calls loses.
+    let (e, _) = events(&["--seed", "5", "--two-player"], &passes);
+    let deal = &of_kind(&e, "deal", 1)[0];
+    assert_eq!(deal["cards"].as_array().unwrap().len(), 3);
+    assert_eq!(deal["cards"][2]["player"], "stockpile");
+    let end = e.last().unwrap();
+    assert_eq!(
+        (&end["reason"], &end["winner"]),
+        (&json!("won"), &json!("club"))
+    );
+    // Out of cards: the bots play on to a winner.
+    let (e, _) = events(&["--seed", "5", "--bots", "expert,novice"], &passes);
+    let end = e.last().unwrap();
+    assert_eq!(end["reason"], "out");
+    assert_eq!(end["winner"], "expert");
+    assert_eq!(end["held"][1]["cards"], 54);
+}
+
+#[test]
+fn text_tells_the_game() {
+    let s = script(GAME);
+    prime_solve()
+        .args(["play", "--seed", "3", "--script"])
+        .arg(s.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "turn 1: you 9♣, club 1 2♠, club 2 7♦  (counting 9 2 7)  piles: you 17, club 1 17, club 2 17",
+        ))
+        .stdout(predicate::str::contains("    1.0 s  you call 9+5+5"))
+        .stdout(predicate::str::contains("           valid: 5 = 7 × 2 − 9"))
+        .stdout(predicate::str::contains("  you win 9♣ K♠ J♦ with 19"))
+        .stdout(predicate::str::contains(
+            "the script is over: you hold the most cards after 5 turns",
+        ));
+}
+
+#[test]
+fn bad_input_gets_one_line() {
+    fails_with(
+        prime_solve().args(["play", "--bots", "club"]),
+        "play against 2 to 5 bots",
+    );
+    fails_with(
+        prime_solve().args(["play", "--two-player", "--bots", "club,club"]),
+        "one bot",
+    );
+    fails_with(
+        prime_solve().args(["play", "--bots", "grandmaster,club"]),
+        "unknown player model",
+    );
+    // Without a terminal and without a script there is nobody to play.
+    fails_with(prime_solve().args(["play", "--seed", "1"]), "--script FILE");
+    let s = script("fast 9+5+5\n");
+    fails_with(
+        prime_solve().args(["play", "--script"]).arg(s.path()),
+        "is not a time",
+    );
+}

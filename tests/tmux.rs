@@ -1,0 +1,153 @@
+//! `practice` and `play` as a person meets them: run in a real terminal
+//! (tmux), keys sent, the screen read back. Skipped, with a note, where
+//! tmux is not installed (`apt-get install tmux`).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server of our own (its own socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str, command: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("tmux is not installed: the terminal test of {name} is skipped");
+            return None;
+        }
+        let tmux = Tmux {
+            socket: format!("prime-solve-test-{name}-{}", std::process::id()),
+        };
+        // The shell stays after the program, so its last screen can be read
+        // and the terminal's state checked.
+        let script = format!(
+            "{command}; echo EXIT=$?; echo MODE $(stty -a | grep -o -- '-\\?icanon\\|-\\?echo '); sleep 60"
+        );
+        let ok = tmux
+            .run(&[
+                "new-session",
+                "-d",
+                "-s",
+                "t",
+                "-x",
+                "110",
+                "-y",
+                "40",
+                &script,
+            ])
+            .status
+            .success();
+        assert!(ok, "tmux did not start");
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-J", "-t", "t"]).stdout)
+            .into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend(keys);
+        self.run(&args);
+    }
+
+    /// Waits until the screen shows `text`; fails with the screen if not.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the screen never showed `{text}`:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+    }
+}
+
+fn binary() -> &'static str {
+    env!("CARGO_BIN_EXE_prime-solve")
+}
+
+#[test]
+fn practice_in_a_terminal() {
+    let command = format!("{} practice --seed 4 --rounds 2 --time-limit 60", binary());
+    let Some(t) = Tmux::start("practice", &command) else {
+        return;
+    };
+    t.wait_for("Hand 1 of 2:  6♣ 10♣ 7♦    (counting 6 10 7)");
+    // The clock runs on the prompt line while nothing is typed.
+    let first = t.wait_for(" s  >");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_ne!(first, t.screen(), "the clock does not move");
+    t.keys(&["?", "Enter"]);
+    t.wait_for("hint: this hand makes 3");
+    t.keys(&["10*6+7", "Enter"]);
+    t.wait_for("valid: 10*6+7 = 67, a prime, in");
+    t.wait_for("  best call:     67 = 10 × 6 + 7");
+    t.wait_for("Hand 2 of 2:  7♥ 2♣ J♦");
+    t.keys(&["q"]);
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("MODE ");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("Summary: 1 of 1 hand correct"), "{screen}");
+    // The terminal is back in its ordinary (cooked, echoing) mode.
+    assert!(screen.contains("MODE icanon echo"), "{screen}");
+}
+
+#[test]
+fn play_in_a_terminal() {
+    let command = format!("{} play --seed 3", binary());
+    let Some(t) = Tmux::start("play", &command) else {
+        return;
+    };
+    let screen = t.wait_for("turn 1 ");
+    assert!(screen.contains("you        17 cards   9♣"), "{screen}");
+    assert!(screen.contains("club 2     17 cards   7♦"), "{screen}");
+    assert!(screen.contains("counting 9 2 7"), "{screen}");
+    // An empty Enter passes: the bots' calls are shown with their times.
+    t.keys(&["Enter"]);
+    t.wait_for("club 2 calls 5");
+    t.wait_for("club 2 and club 1 called the same prime at once");
+    t.keys(&["Enter"]);
+    t.wait_for("turn 2 ");
+    // The club players need 2.8 s for 9 5 5; typing at once wins.
+    t.keys(&["9+5+5", "Enter"]);
+    t.wait_for("you win 9♣ K♠ J♦ with 19");
+    // A resize redraws the whole table.
+    t.run(&["resize-window", "-t", "t", "-x", "90", "-y", "30"]);
+    t.wait_for("turn 3 ");
+    t.wait_for("you        19 cards   2♦");
+    t.keys(&["q"]);
+    let screen = t.wait_for("MODE ");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(
+        screen.contains("you left the table: you hold the most cards after 3 turns"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Your record: 1 call, 1 valid, 0 wrong, 1 pass; won 1 combination"),
+        "{screen}"
+    );
+    assert!(screen.contains("MODE icanon echo"), "{screen}");
+}
