@@ -301,6 +301,19 @@ fn committed_reports_read_well() {
     assert!(index.contains("Of the 72 rule sets below, 8 have a hand that fails."));
     assert!(index.contains("a deal fails with probability 10/2067 (0.484%)"));
     assert!(index.contains("](table-five.md)") && index.contains("](table-rank.md)"));
+    assert!(index.contains("](crib-five.pdf)") && index.contains("](crib-rank.pdf)"));
+    for linked in [
+        "table-five.md",
+        "table-rank.md",
+        "crib-five.pdf",
+        "crib-rank.pdf",
+        "simulation.md",
+    ] {
+        assert!(
+            std::path::Path::new("reports").join(linked).is_file(),
+            "{linked} is linked but missing"
+        );
+    }
     assert!(index.contains("](simulation.md)"));
     // The highest prime with functions and no ceiling is set by the bound.
     assert!(index.contains("| 19916886627792001 † |"));

@@ -97,6 +97,12 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
     )?;
     writeln!(
         out,
+        "- Crib sheets to print, every hand's best prime over its quickest call: \
+         [face cards count 5](crib-five.pdf) (one A4 page, `prime-solve crib`) and \
+         [J Q K count 11 12 13](crib-rank.pdf) (two pages, `prime-solve crib --faces rank`)."
+    )?;
+    writeln!(
+        out,
         "- [Simulated games](simulation.md): how long the game lasts and who wins, \
          between player models of different skill (`prime-solve simulate --study`)."
     )?;
