@@ -45,8 +45,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.inc(cost(r, cards));
             if n.is_multiple_of(16) || n == hands as u64 {
+                let rate = n as f64 / bar.elapsed().as_secs_f64().max(0.001);
                 bar.set_message(format!(
-                    "{n}/{hands} hands (now {}), memory {}",
+                    "{n}/{hands} hands, {rate:.0}/s (now {}), memory {}",
                     r.name(),
                     memory_in_use()
                 ));
