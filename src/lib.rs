@@ -2,29 +2,35 @@
 //! *Prime Time*. Cards → rules → expressions → enumeration → referee.
 
 pub mod analysis;
-pub mod arith;
-pub mod card;
+mod arith;
+mod card;
 pub mod claim;
 pub mod deck;
+/// Escaping of echoed input; used by the command line, not part of the
+/// library's interface.
+#[doc(hidden)]
 pub mod echo;
 pub mod engine;
 pub mod error;
 pub mod expr;
 pub mod game;
-pub mod hand;
+mod hand;
 pub mod practice;
 pub mod prime;
 pub mod ratio;
 pub mod referee;
 pub mod report;
 pub mod rules;
+/// Counts in words; used by the command line, not part of the library's
+/// interface.
+#[doc(hidden)]
 pub mod words;
 
 pub use arith::{BinOp, Eval, Func, Value};
-pub use card::Card;
+pub use card::{CARD_FORMS, Card, Rank, Suit};
 pub use engine::{Solution, Solver};
 pub use error::{CardError, HandError, RulesError};
 pub use expr::Expr;
-pub use hand::Hand;
+pub use hand::{Hand, MAX_CARD_VALUE, MAX_CARDS, MIN_CARDS};
 pub use referee::{Fault, check};
 pub use rules::{Faces, Functions, Rules};

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use prime_solve::card::Card;
+use prime_solve::Card;
 use prime_solve::engine::Solver;
 use prime_solve::game::Rng;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};

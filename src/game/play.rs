@@ -193,7 +193,7 @@ impl Multi {
     }
 
     /// A game from given piles (top card first), for tests.
-    pub fn from_piles(piles: Vec<VecDeque<CardId>>) -> Multi {
+    pub(crate) fn from_piles(piles: Vec<VecDeque<CardId>>) -> Multi {
         Multi {
             piles,
             table: Vec::new(),
@@ -292,7 +292,7 @@ impl Duel {
     }
 
     /// A game from given piles (top card first) and stockpile (top last).
-    pub fn from_parts(piles: [VecDeque<CardId>; 2], stock: Vec<CardId>) -> Duel {
+    pub(crate) fn from_parts(piles: [VecDeque<CardId>; 2], stock: Vec<CardId>) -> Duel {
         Duel {
             piles,
             stock,
