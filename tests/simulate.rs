@@ -165,7 +165,7 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row[col("game")], i.to_string());
         let t = num(row, turns_at);
-        assert!(t >= 1 && t <= 800, "{row:?}");
+        assert!((1..=800).contains(&t), "{row:?}");
         // Ties, turns nobody called and turns with no prime at all are
         // turns; a turn without a prime is one nobody called.
         assert!(num(row, ties_at) <= t, "{row:?}");
