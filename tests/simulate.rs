@@ -78,6 +78,177 @@ fn the_summary_reports_what_the_issue_asks() {
         ));
 }
 
+/// `num / den` as a percentage rounded half up to `places` decimals, as
+/// the summary prints it: `22.92%`.
+fn percent(num: u64, den: u64, places: u32) -> String {
+    let scale = 10u128.pow(places);
+    let (num, den) = (u128::from(num) * 100, u128::from(den.max(1)));
+    let scaled = (num * scale * 2 + den) / (den * 2);
+    let (whole, frac) = (scaled / scale, scaled % scale);
+    if places == 0 {
+        format!("{whole}%")
+    } else {
+        format!("{whole}.{frac:0w$}%", w = places as usize)
+    }
+}
+
+/// Mean (one decimal, half up), median, 10th and 90th percentiles (the
+/// element at rank (n-1)·p/100 of the sorted list) and the largest.
+fn spread(mut xs: Vec<u64>) -> String {
+    xs.sort_unstable();
+    let n = xs.len() as u64;
+    let at = |pct: u64| xs[((n - 1) * pct / 100) as usize];
+    let sum: u64 = xs.iter().sum();
+    let tenths = (sum * 10 * 2 + n) / (n * 2);
+    format!(
+        "mean {}.{}, median {}, 10th percentile {}, 90th percentile {}, longest {}",
+        tenths / 10,
+        tenths % 10,
+        at(50),
+        at(10),
+        at(90),
+        xs[xs.len() - 1]
+    )
+}
+
+/// Runs a seeded simulation and checks its summary, on stdout and in
+/// `summary.md`, against numbers computed here from its `games.csv`:
+/// every game accounted for, each row consistent, wins adding up to the
+/// finished games, every rate and spread as the rows give it.
+fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut cmd = prime_solve();
+    cmd.args([
+        "simulate",
+        "--games",
+        "120",
+        "--seed",
+        "7",
+        "--max-turns",
+        "800",
+    ])
+    .args(["--players", &players.join(",")]);
+    if two_player {
+        cmd.arg("--two-player");
+    }
+    let stdout = cmd
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let stdout = String::from_utf8(stdout).unwrap();
+    let summary = fs::read_to_string(out.join("summary.md")).unwrap();
+    let csv = fs::read_to_string(out.join("games.csv")).unwrap();
+
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (finished_at, seat_at, model_at, turns_at) = (
+        col("finished"),
+        col("winner_seat"),
+        col("winner_model"),
+        col("turns"),
+    );
+    let (ties_at, no_calls_at, no_prime_at) = (col("ties"), col("no_calls"), col("no_prime"));
+    let (rebuilds_at, endgame_at) = (col("rebuilds"), col("endgame_turns"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 120);
+    let num = |row: &Vec<&str>, i: usize| -> u64 { row[i].parse().unwrap() };
+
+    let (mut finished, mut turns, mut rebuilds) = (0u64, Vec::new(), Vec::new());
+    let mut wins = vec![0u64; players.len()];
+    let (mut all_turns, mut ties, mut no_calls, mut no_prime, mut endgame) = (0, 0, 0, 0, 0);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[col("game")], i.to_string());
+        let t = num(row, turns_at);
+        assert!((1..=800).contains(&t), "{row:?}");
+        // Ties, turns nobody called and turns with no prime at all are
+        // turns; a turn without a prime is one nobody called.
+        assert!(num(row, ties_at) <= t, "{row:?}");
+        assert!(num(row, no_prime_at) <= num(row, no_calls_at), "{row:?}");
+        assert!(num(row, no_calls_at) <= t, "{row:?}");
+        assert!(num(row, endgame_at) <= t, "{row:?}");
+        all_turns += t;
+        ties += num(row, ties_at);
+        no_calls += num(row, no_calls_at);
+        no_prime += num(row, no_prime_at);
+        endgame += num(row, endgame_at);
+        match row[finished_at] {
+            "true" => {
+                finished += 1;
+                turns.push(t);
+                rebuilds.push(num(row, rebuilds_at));
+                let seat: usize = row[seat_at].parse().unwrap();
+                assert!((1..=players.len()).contains(&seat), "{row:?}");
+                assert_eq!(row[model_at], players[seat - 1], "{row:?}");
+                wins[seat - 1] += 1;
+            }
+            "false" => {
+                // Unfinished games ran to the limit and have no winner.
+                assert_eq!(t, 800, "{row:?}");
+                assert_eq!((row[seat_at], row[model_at]), ("", ""), "{row:?}");
+            }
+            other => panic!("finished = {other}"),
+        }
+        if !two_player {
+            assert_eq!(num(row, rebuilds_at), 0, "{row:?}");
+        }
+    }
+    assert_eq!(wins.iter().sum::<u64>(), finished);
+    assert!(finished > 0);
+
+    let mut want = vec![
+        format!(
+            "games: 120 (seed 7), finished {finished}, unfinished {}",
+            120 - finished
+        ),
+        format!("turns per finished game: {}", spread(turns)),
+        format!(
+            "ties: {} of turns; nobody called: {} (no prime at all: {})",
+            percent(ties, all_turns, 2),
+            percent(no_calls, all_turns, 2),
+            percent(no_prime, all_turns, 2)
+        ),
+    ];
+    let seats: Vec<String> = wins
+        .iter()
+        .enumerate()
+        .map(|(s, &w)| format!("seat {} {} {}", s + 1, players[s], percent(w, finished, 1)))
+        .collect();
+    want.push(format!("wins (of finished games): {}", seats.join(", ")));
+    if two_player {
+        want.push(format!(
+            "stockpile rebuilds per finished game: {}",
+            spread(rebuilds)
+        ));
+    } else {
+        want.push(format!(
+            "turns with two players left (two cards on the table): {}",
+            percent(endgame, all_turns, 2)
+        ));
+    }
+    for line in &want {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line.as_str())),
+            "stdout lacks `{line}`:\n{stdout}"
+        );
+        assert!(
+            summary.lines().any(|l| l.starts_with(&format!("- {line}"))),
+            "summary.md lacks `{line}`:\n{summary}"
+        );
+    }
+}
+
+#[test]
+fn the_summary_adds_up_from_the_games() {
+    summary_agrees_with_the_games(&["expert", "club", "expert"], false);
+    summary_agrees_with_the_games(&["expert", "expert"], true);
+}
+
 #[test]
 fn bad_player_lists_are_refused() {
     for (args, needle) in [

@@ -429,17 +429,29 @@ impl Scan<'_> {
 mod tests {
     use super::*;
 
+    /// Trial division, independent of `crate::prime`.
+    fn is_prime_slow(v: Value) -> bool {
+        v >= 2 && (2..).take_while(|d| d * d <= v).all(|d| v % d != 0)
+    }
+
     #[test]
     fn triangles_and_factorials_are_prime_only_at_two() {
         for n in 0..2_000 {
             for f in [Func::Tri, Func::Fact] {
                 if let Eval::Exact(v) = f.apply(n, u64::MAX) {
-                    assert_eq!(
-                        crate::prime::is_prime(v),
-                        may_be_prime(f, n) && n == 2,
-                        "{f:?}({n})"
-                    );
+                    // Quick: every composite here has a factor <= n + 1.
+                    assert_eq!(is_prime_slow(v), n == 2, "{f:?}({n}) = {v}");
                 }
+                // The filter passes exactly the arguments that can give a
+                // prime: T(2) = 3 and 2! = 2.
+                assert_eq!(may_be_prime(f, n), n == 2, "{f:?}({n})");
+            }
+            // √n is prime only where n is a prime's square; the filter
+            // must let every such n through.
+            if let Eval::Exact(r) = Func::Sqrt.apply(n, u64::MAX)
+                && is_prime_slow(r)
+            {
+                assert!(may_be_prime(Func::Sqrt, n), "√{n}");
             }
         }
     }

@@ -1,19 +1,37 @@
 //! The naive oracle: builds every expression tree over a hand explicitly,
-//! evaluates each with its own arithmetic, and collects the values. It
-//! shares no code with the engine but the rule types.
+//! evaluates each with its own arithmetic, prices each with its own cost
+//! function (the README's "simplest witness" order), and prints each with
+//! its own reading of the README's parenthesis rules. It shares no code
+//! with the engine but the rule types.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use prime_solve::Rules;
 
-/// An expression tree, built explicitly.
+/// An expression tree, built explicitly. Operators are `+ - * / ^` and `r`
+/// for `root(x, n)`; functions are `tri`, `sqrt` and `fact`.
 #[derive(Debug)]
 pub enum Tree {
     Card(u8),
     Join(Vec<u8>),
     Bin(char, Rc<Tree>, Rc<Tree>),
     Fun(&'static str, Rc<Tree>),
+}
+
+/// How simple a tree is, by the README's order: the fields compare in
+/// this order (the derived `Ord` is lexicographic).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Cost {
+    /// Binary operators, joins of juxtaposed cards, functions.
+    pub ops: u32,
+    /// + − 1, × ÷ 2, ^ 3, root 4, each join 3, T 3, √ and ! 4.
+    pub weight: u32,
+    /// Intermediate (and final) results below zero.
+    pub negatives: u32,
+    /// Pairs of parentheses as printed, not counting the brackets of
+    /// `root(x, n)`, `T(x)` and `√x`, which bracket themselves.
+    pub parens: u32,
 }
 
 const LIMIT: i128 = u64::MAX as i128;
@@ -108,6 +126,191 @@ fn join(cards: &[u8], bound: i128) -> Option<i128> {
     ok(text.parse::<i128>().ok()?, bound)
 }
 
+/// The infix operator at the top of `t`, if any: `root(x, n)`, functions
+/// and numerals are not infix.
+fn infix(t: &Tree) -> Option<char> {
+    match t {
+        Tree::Bin(op, ..) if *op != 'r' => Some(*op),
+        _ => None,
+    }
+}
+
+fn precedence(op: char) -> u8 {
+    match op {
+        '+' | '-' => 1,
+        '*' | '/' => 2,
+        '^' => 3,
+        _ => unreachable!(),
+    }
+}
+
+/// Whether `child` is bracketed as the left or right operand of `parent`:
+/// the fewest parentheses that keep the tree when read with the usual
+/// precedence and + − × ÷ grouping left to right, except that a product or
+/// quotient inside a division and a quotient inside a product are always
+/// bracketed, and any compound operand of `^` is.
+fn bracketed(parent: char, right: bool, child: &Tree) -> bool {
+    let Some(c) = infix(child) else {
+        return false;
+    };
+    match parent {
+        'r' => false,
+        '^' => true,
+        '/' if matches!(c, '*' | '/') => true,
+        '*' if c == '/' => true,
+        _ => {
+            let (pc, pp) = (precedence(c), precedence(parent));
+            pc < pp || (pc == pp && right)
+        }
+    }
+}
+
+/// Whether the argument of a factorial is bracketed: `(5 + 3)!`, and
+/// `(3!)!` (`3!!` would read as a double factorial).
+fn bracketed_before_bang(child: &Tree) -> bool {
+    infix(child).is_some() || matches!(child, Tree::Fun("fact", _))
+}
+
+fn binary_weight(op: char) -> u32 {
+    match op {
+        '+' | '-' => 1,
+        '*' | '/' => 2,
+        '^' => 3,
+        'r' => 4,
+        _ => unreachable!(),
+    }
+}
+
+fn function_weight(f: &str) -> u32 {
+    match f {
+        "tri" => 3,
+        "sqrt" | "fact" => 4,
+        _ => unreachable!(),
+    }
+}
+
+fn join_cost(n: usize) -> Cost {
+    let joins = n as u32 - 1;
+    Cost {
+        ops: joins,
+        weight: 3 * joins,
+        ..Cost::default()
+    }
+}
+
+/// The cost of `l op r`, whose value is `v`.
+fn binary_cost(op: char, (lt, lc): (&Tree, Cost), (rt, rc): (&Tree, Cost), v: i128) -> Cost {
+    Cost {
+        ops: lc.ops + rc.ops + 1,
+        weight: lc.weight + rc.weight + binary_weight(op),
+        negatives: lc.negatives + rc.negatives + u32::from(v < 0),
+        parens: lc.parens
+            + rc.parens
+            + u32::from(bracketed(op, false, lt))
+            + u32::from(bracketed(op, true, rt)),
+    }
+}
+
+fn function_cost(f: &'static str, (t, c): (&Tree, Cost)) -> Cost {
+    Cost {
+        ops: c.ops + 1,
+        weight: c.weight + function_weight(f),
+        negatives: c.negatives,
+        parens: c.parens + u32::from(f == "fact" && bracketed_before_bang(t)),
+    }
+}
+
+impl Tree {
+    /// The value and the cost, or `None` if some step is undefined or
+    /// beyond `bound`.
+    pub fn measure(&self, bound: i128) -> Option<(i128, Cost)> {
+        match self {
+            Tree::Card(v) => Some((i128::from(*v), Cost::default())),
+            Tree::Join(cards) => Some((join(cards, bound)?, join_cost(cards.len()))),
+            Tree::Bin(op, l, r) => {
+                let ((lv, lc), (rv, rc)) = (l.measure(bound)?, r.measure(bound)?);
+                let v = apply(*op, lv, rv, bound)?;
+                Some((v, binary_cost(*op, (l, lc), (r, rc), v)))
+            }
+            Tree::Fun(f, a) => {
+                let (av, ac) = a.measure(bound)?;
+                Some((function(f, av, bound)?, function_cost(f, (a, ac))))
+            }
+        }
+    }
+
+    /// The card values used, ascending.
+    pub fn cards(&self) -> Vec<u8> {
+        fn go(t: &Tree, out: &mut Vec<u8>) {
+            match t {
+                Tree::Card(v) => out.push(*v),
+                Tree::Join(cards) => out.extend(cards),
+                Tree::Bin(_, l, r) => {
+                    go(l, out);
+                    go(r, out);
+                }
+                Tree::Fun(_, a) => go(a, out),
+            }
+        }
+        let mut out = Vec::new();
+        go(self, &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    /// The tree as the README prints it; `ascii` writes `- * / sqrt(x)`
+    /// for `− × ÷ √x`.
+    pub fn print(&self, ascii: bool) -> String {
+        fn operand(t: &Tree, ascii: bool, brackets: bool) -> String {
+            if brackets {
+                format!("({})", t.print(ascii))
+            } else {
+                t.print(ascii)
+            }
+        }
+        match self {
+            Tree::Card(v) => v.to_string(),
+            Tree::Join(cards) => cards.iter().map(u8::to_string).collect(),
+            Tree::Bin('r', x, n) => format!("root({}, {})", x.print(ascii), n.print(ascii)),
+            Tree::Bin(op, l, r) => {
+                let sign = match (op, ascii) {
+                    ('^', _) => "^",
+                    ('+', _) => " + ",
+                    ('-', true) => " - ",
+                    ('-', false) => " − ",
+                    ('*', true) => " * ",
+                    ('*', false) => " × ",
+                    ('/', true) => " / ",
+                    ('/', false) => " ÷ ",
+                    _ => unreachable!(),
+                };
+                format!(
+                    "{}{sign}{}",
+                    operand(l, ascii, bracketed(*op, false, l)),
+                    operand(r, ascii, bracketed(*op, true, r))
+                )
+            }
+            Tree::Fun("tri", a) => format!("T({})", a.print(ascii)),
+            Tree::Fun("sqrt", a) if ascii => format!("sqrt({})", a.print(ascii)),
+            Tree::Fun("sqrt", a) => {
+                let bare = matches!(**a, Tree::Card(_) | Tree::Join(_));
+                format!("√{}", operand(a, ascii, !bare))
+            }
+            Tree::Fun(_, a) => format!("{}!", operand(a, ascii, bracketed_before_bang(a))),
+        }
+    }
+
+    /// Calls that bracket themselves: `root(x, n)`, `T(x)`, `sqrt(x)`
+    /// (each opens one parenthesis in ASCII printing).
+    pub fn calls(&self) -> u32 {
+        match self {
+            Tree::Card(_) | Tree::Join(_) => 0,
+            Tree::Bin(op, l, r) => u32::from(*op == 'r') + l.calls() + r.calls(),
+            Tree::Fun(f, a) => u32::from(*f != "fact") + a.calls(),
+        }
+    }
+}
+
 /// Every permutation of `items` (with repeats when items repeat).
 fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
     if items.len() <= 1 {
@@ -125,8 +328,8 @@ fn permutations(items: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
-/// Every tree over some of the cards, each with its value.
-type Trees = Rc<Vec<(Rc<Tree>, i128)>>;
+/// Every tree over some of the cards, each with its value and cost.
+type Trees = Rc<Vec<(Rc<Tree>, i128, Cost)>>;
 
 pub struct Oracle {
     ops: Vec<char>,
@@ -151,7 +354,13 @@ impl Oracle {
         }
     }
 
-    /// Every tree over the cards at the positions in `mask`, with its value.
+    /// The bound on every intermediate value.
+    pub fn bound(&self) -> i128 {
+        self.bound
+    }
+
+    /// Every tree over the cards at the positions in `mask`, with its value
+    /// and cost.
     fn trees(&self, cards: &[u8], mask: usize, memo: &mut Vec<Option<Trees>>) -> Trees {
         if let Some(done) = &memo[mask] {
             return done.clone();
@@ -160,14 +369,19 @@ impl Oracle {
             .filter(|i| mask & (1 << i) != 0)
             .map(|i| cards[i])
             .collect();
-        let mut plain: Vec<(Rc<Tree>, i128)> = Vec::new();
+        let mut plain: Vec<(Rc<Tree>, i128, Cost)> = Vec::new();
         if chosen.len() == 1 {
-            plain.push((Rc::new(Tree::Card(chosen[0])), chosen[0].into()));
+            plain.push((
+                Rc::new(Tree::Card(chosen[0])),
+                chosen[0].into(),
+                Cost::default(),
+            ));
         } else {
             if self.juxtapose {
                 for p in permutations(&chosen) {
                     if let Some(v) = join(&p, self.bound) {
-                        plain.push((Rc::new(Tree::Join(p)), v));
+                        let cost = join_cost(p.len());
+                        plain.push((Rc::new(Tree::Join(p)), v, cost));
                     }
                 }
             }
@@ -176,11 +390,16 @@ impl Oracle {
                 let rest = mask ^ sub;
                 let left = self.trees(cards, sub, memo);
                 let right = self.trees(cards, rest, memo);
-                for (lt, lv) in left.iter() {
-                    for (rt, rv) in right.iter() {
+                for (lt, lv, lc) in left.iter() {
+                    for (rt, rv, rc) in right.iter() {
                         for &op in &self.ops {
                             if let Some(v) = apply(op, *lv, *rv, self.bound) {
-                                plain.push((Rc::new(Tree::Bin(op, lt.clone(), rt.clone())), v));
+                                let cost = binary_cost(op, (lt, *lc), (rt, *rc), v);
+                                plain.push((
+                                    Rc::new(Tree::Bin(op, lt.clone(), rt.clone())),
+                                    v,
+                                    cost,
+                                ));
                             }
                         }
                     }
@@ -196,10 +415,11 @@ impl Oracle {
                 break;
             }
             let mut next = Vec::new();
-            for (t, v) in &layer {
+            for (t, v, c) in &layer {
                 for &f in &self.functions {
                     if let Some(w) = function(f, *v, self.bound) {
-                        next.push((Rc::new(Tree::Fun(f, t.clone())), w));
+                        let cost = function_cost(f, (t, *c));
+                        next.push((Rc::new(Tree::Fun(f, t.clone())), w, cost));
                     }
                 }
             }
@@ -211,17 +431,83 @@ impl Oracle {
         all
     }
 
-    /// Every value some tree over all the cards reaches.
-    pub fn values(&self, cards: &[u8]) -> BTreeSet<i128> {
+    /// Every value some tree over all the cards reaches, with the least
+    /// cost of a tree that makes it and the first such tree.
+    pub fn simplest(&self, cards: &[u8]) -> BTreeMap<i128, (Cost, Rc<Tree>)> {
         let mut memo = vec![None; 1 << cards.len()];
         let full = (1 << cards.len()) - 1;
-        self.trees(cards, full, &mut memo)
-            .iter()
-            .map(|(_, v)| *v)
-            .collect()
+        let mut out: BTreeMap<i128, (Cost, Rc<Tree>)> = BTreeMap::new();
+        for (t, v, c) in self.trees(cards, full, &mut memo).iter() {
+            let best = out.entry(*v).or_insert((*c, t.clone()));
+            if *c < best.0 {
+                *best = (*c, t.clone());
+            }
+        }
+        out
+    }
+
+    /// Every value some tree over all the cards reaches.
+    pub fn values(&self, cards: &[u8]) -> BTreeSet<i128> {
+        self.simplest(cards).into_keys().collect()
     }
 }
 
 pub fn is_prime_naive(v: i128) -> bool {
     v >= 2 && (2..).take_while(|d| d * d <= v).all(|d| v % d != 0)
+}
+
+/// Deterministic Miller-Rabin for every `n < 2^64`: the first twelve primes
+/// as bases suffice (Jaeschke; Sorenson and Webster). Written here so that
+/// the oracle does not share `primal` with the engine.
+pub fn is_prime_miller_rabin(n: i128) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let n = u64::try_from(n).expect("below 2^64");
+    const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+    for p in BASES {
+        if n % p == 0 {
+            return n == p;
+        }
+    }
+    let mul = |a: u64, b: u64| (u128::from(a) * u128::from(b) % u128::from(n)) as u64;
+    let pow = |mut b: u64, mut e: u64| {
+        let mut acc = 1u64;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = mul(acc, b);
+            }
+            b = mul(b, b);
+            e >>= 1;
+        }
+        acc
+    };
+    let (mut d, mut s) = (n - 1, 0);
+    while d % 2 == 0 {
+        d /= 2;
+        s += 1;
+    }
+    BASES.iter().all(|&a| {
+        let mut x = pow(a, d);
+        if x == 1 || x == n - 1 {
+            return true;
+        }
+        for _ in 1..s {
+            x = mul(x, x);
+            if x == n - 1 {
+                return true;
+            }
+        }
+        false
+    })
+}
+
+/// Trial division where it is cheap, the Miller-Rabin above (tested
+/// against trial division in `tests/oracle.rs`).
+pub fn is_prime_oracle(v: i128) -> bool {
+    if v < 1_000_000 {
+        is_prime_naive(v)
+    } else {
+        is_prime_miller_rabin(v)
+    }
 }
