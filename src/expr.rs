@@ -38,6 +38,26 @@ pub enum Top {
 }
 
 impl Top {
+    /// Where a parent brackets an expression with this top, as a rank:
+    /// each class is bracketed everywhere the classes below it are, and
+    /// somewhere more (see [`needs_parens`], [`fact_needs_parens`]). A
+    /// numeral or a call, never; a factorial, under `!`; a power, also
+    /// under `^`; a product, also under ÷ and on the right of ×; a
+    /// quotient, also under ×; a sum or difference, also to the right of a
+    /// plus or minus. So of two equally simple witnesses, the one of the
+    /// lower class never costs a parent more parentheses.
+    pub fn bracket_class(self) -> u8 {
+        match self {
+            Top::Number | Top::Call => 0,
+            Top::Fact => 1,
+            Top::Op(BinOp::Pow) => 2,
+            Top::Op(BinOp::Mul) => 3,
+            Top::Op(BinOp::Div) => 4,
+            Top::Op(BinOp::Add | BinOp::Sub) => 5,
+            Top::Op(BinOp::Root) => 0,
+        }
+    }
+
     pub fn of_binary(op: BinOp) -> Top {
         if op == BinOp::Root {
             Top::Call

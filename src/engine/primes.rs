@@ -10,7 +10,7 @@ use super::budget::{Charge, map_room};
 use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
 use crate::arith::{BinOp, Eval, Func, Value};
 use crate::error::SolveError;
-use crate::expr::Cost;
+use crate::expr::{Cost, Top};
 use crate::hand::Hand;
 use crate::prime::is_prime;
 
@@ -54,7 +54,7 @@ impl Build<'_> {
         let mut args: Vec<(Value, Step)> = Vec::new();
         for (&v, &step) in &level0.map {
             if wanted(v) {
-                keep(v, (step.cost, 0, 0, 0), step)?;
+                keep(v, (step.rank(), 0, 0, 0), step)?;
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 match f.apply(v, self.bound) {
@@ -67,7 +67,8 @@ impl Build<'_> {
                             level: 1,
                             arg: 0,
                         };
-                        keep(w, (cost, 1, v, fi), Step { cost, how })?;
+                        let made = Step { cost, how };
+                        keep(w, (made.rank(), 1, v, fi), made)?;
                         args.push((v, step));
                     }
                     _ => {}
@@ -143,7 +144,7 @@ impl Build<'_> {
             for (n, (v, step)) in joins.into_iter().enumerate() {
                 if (0..=Value::from(max)).contains(&v) && wanted[v as usize] {
                     let slot = &mut best[v as usize];
-                    if slot.is_none_or(|(_, b)| step.cost < b.cost) {
+                    if slot.is_none_or(|(_, b)| step.rank() < b.rank()) {
                         *slot = Some((n as u64, step));
                     }
                 }
@@ -211,10 +212,10 @@ impl Build<'_> {
     }
 }
 
-/// How one way to a value ranks against another in the full table: cost,
-/// then level (0 before 1), then the function's argument, then the
+/// How one way to a value ranks against another in the full table: its
+/// rank ([`Step::rank`]), then level (0 before 1), then the function's argument, then the
 /// function's place in the rules' order.
-type Precedence = (Cost, u8, Value, usize);
+type Precedence = ((Cost, u8), u8, Value, usize);
 
 /// Whether `f(n)` can be prime: T(n) = n(n+1)/2 has two factors above 1
 /// for n >= 3 and n! for n >= 3, so both are prime only at n = 2 (3 and 2);
@@ -298,17 +299,21 @@ impl Scan<'_> {
         let pos =
             self.k << 56 | (i as u64) << 32 | (j as u64) << 8 | (op as u64) << 1 | u64::from(swap);
         let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
+        let class = Top::of_binary(op).bracket_class();
         let slot = &mut self.best[r as usize];
         // Most candidates lose to one found earlier: the lower bound on the
-        // cost rules them out before it is worked out.
-        if slot.is_some_and(|(p, b)| (b.cost.key(), p) < (floor, pos)) {
+        // cost rules them out before it is worked out. Ranked as the full
+        // table ranks (`Step::rank`), then by place in its order.
+        if slot
+            .is_some_and(|(p, b)| (b.cost.key(), b.top().bracket_class(), p) < (floor, class, pos))
+        {
             return;
         }
         let x = Operand::at(self.split.xs, self.tx, i);
         let y = Operand::at(self.split.ys, self.ty, j);
         let (l, rr) = if swap { (y, x) } else { (x, y) };
         let step = binary_step(op, &l, &rr, r.into());
-        if slot.is_none_or(|(p, b)| (step.cost, pos) < (b.cost, p)) {
+        if slot.is_none_or(|(p, b)| (step.rank(), pos) < (b.rank(), p)) {
             *slot = Some((pos, step));
         }
     }

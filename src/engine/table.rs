@@ -47,6 +47,16 @@ impl Step {
             How::Unary { f, .. } => Top::of_unary(f),
         }
     }
+
+    /// How good this way to a value is, the one definition every table and
+    /// search uses: the cheaper cost first; at equal cost the lower
+    /// [`Top::bracket_class`], which no parent brackets where it would not
+    /// bracket the other, so that no witness above carries a pair of
+    /// parentheses it could do without. Still equal, the first way in the
+    /// enumeration order (lower function levels first) stays.
+    pub fn rank(&self) -> (Cost, u8) {
+        (self.cost, self.top().bracket_class())
+    }
 }
 
 /// Values ascending, each with its step.
@@ -241,20 +251,23 @@ impl Best {
     }
 
     pub fn offer(&mut self, value: Value, step: Step) {
-        self.offer_with(value, step.cost.key(), || step);
+        self.offer_with(value, step.cost.key(), step.top().bracket_class(), || step);
     }
 
-    /// Offers the step `make` builds, unless the value already has a step
-    /// costing at most `floor`, a lower bound on the new step's cost: most
-    /// candidates lose, and are rejected before their cost is worked out.
-    fn offer_with(&mut self, value: Value, floor: u64, make: impl FnOnce() -> Step) {
+    /// Offers the step `make` builds, whose top has bracket class `class`,
+    /// unless the value already has a step that ranks at least as well
+    /// whatever the new one costs at or above `floor`, a lower bound on its
+    /// cost key: most candidates lose, and are rejected before their cost
+    /// is worked out.
+    fn offer_with(&mut self, value: Value, floor: u64, class: u8, make: impl FnOnce() -> Step) {
         match self.map.entry(value) {
             Entry::Occupied(mut e) => {
-                if e.get().cost.key() <= floor {
+                let held = e.get().cost.key();
+                if held < floor || (held == floor && class >= e.get().top().bracket_class()) {
                     return;
                 }
                 let step = make();
-                if step.cost < e.get().cost {
+                if step.rank() < e.get().rank() {
                     e.insert(step);
                 }
             }
@@ -268,7 +281,8 @@ impl Best {
         match op.apply(x.value, y.value, bound) {
             Eval::Exact(v) => {
                 let floor = Cost::at_least(op, x.step.cost, y.step.cost);
-                self.offer_with(v, floor, || binary_step(op, x, y, v));
+                let class = Top::of_binary(op).bracket_class();
+                self.offer_with(v, floor, class, || binary_step(op, x, y, v));
             }
             Eval::Pruned => self.pruned += 1,
             Eval::Undefined => {}
@@ -467,7 +481,7 @@ impl Build<'_> {
 }
 
 /// The union of two sorted layers, the best step for each value; on equal
-/// cost `a`'s step wins.
+/// rank ([`Step::rank`]) `a`'s step wins.
 fn merge(a: &Layer, b: &Layer, budget: &Arc<Budget>) -> Result<(Layer, Charge), SolveError> {
     let (mut out, charge) = Layer::with_capacity(a.values.len() + b.values.len(), budget)?;
     let (mut i, mut j) = (0, 0);
@@ -476,7 +490,7 @@ fn merge(a: &Layer, b: &Layer, budget: &Arc<Budget>) -> Result<(Layer, Charge), 
         let take_b = i == a.values.len() || (j < b.values.len() && b.values[j] <= a.values[i]);
         let (v, step) = match (take_a, take_b) {
             (true, true) => {
-                let best = if b.steps[j].cost < a.steps[i].cost {
+                let best = if b.steps[j].rank() < a.steps[i].rank() {
                     b.steps[j]
                 } else {
                     a.steps[i]
