@@ -251,6 +251,16 @@ impl Func {
         }
     }
 
+    /// How the function is written in words about the rules: `T(n)`,
+    /// `n!`, `√n`.
+    pub fn notation(self) -> &'static str {
+        match self {
+            Func::Tri => "T(n)",
+            Func::Fact => "n!",
+            Func::Sqrt => "√n",
+        }
+    }
+
     /// The name used on the command line and in rule-set names.
     pub fn name(self) -> &'static str {
         match self {

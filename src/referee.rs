@@ -425,14 +425,7 @@ fn not_allowed(func: Option<Func>, nested: u8, rules: &Rules) -> Fault {
     };
     if !rules.functions.contains(f) {
         return Fault::NotAllowed {
-            what: format!(
-                "{} is not allowed",
-                match f {
-                    Func::Tri => "T(n)",
-                    Func::Sqrt => "√n",
-                    Func::Fact => "n!",
-                }
-            ),
+            what: format!("{} is not allowed", f.notation()),
             rule: HouseRule::Function(f),
         };
     }

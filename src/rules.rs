@@ -219,15 +219,7 @@ impl Rules {
             parts.push("juxtaposed cards".into());
         }
         if !self.functions.is_empty() {
-            let names: Vec<&str> = self
-                .functions
-                .iter()
-                .map(|f| match f {
-                    crate::arith::Func::Tri => "T(n)",
-                    crate::arith::Func::Fact => "n!",
-                    crate::arith::Func::Sqrt => "√n",
-                })
-                .collect();
+            let names: Vec<&str> = self.functions.iter().map(Func::notation).collect();
             parts.push(format!(
                 "functions {} (at most {} nested)",
                 names.join(", "),

@@ -210,3 +210,17 @@ fn ascii_reaches_every_witness_written() {
     let plain = stdout(&["table", "--faces", "rank"]);
     assert!(plain.contains('×'), "the default stays typographic");
 }
+
+#[test]
+fn summaries_list_primes_up_to_the_rule_sets_own_ceiling() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    prime_solve()
+        .args(["analyze", "--max-prime", "50", "-q", "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let summary = std::fs::read_to_string(out.join("five-max50/summary.md")).unwrap();
+    assert!(summary.contains("each prime up to 50."), "{summary}");
+    assert!(summary.contains("| 47 |") && !summary.contains("| 53 |"));
+}

@@ -5,6 +5,7 @@
 
 use crate::analysis::Analysis;
 use crate::hand::Hand;
+use crate::rules::DEFAULT_MAX_PRIME;
 use crate::rules::Faces;
 
 /// Paper sizes in points (1/72 inch).
@@ -364,7 +365,13 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
                 grey: 0.6,
             });
         }
-        let primes: Vec<String> = (2..=a.rules.max_prime.unwrap_or(97).min(97) as u32)
+        // The primes a player should know by heart: up to the ceiling, and
+        // never past the rules' own 97.
+        let upto = a
+            .rules
+            .max_prime
+            .map_or(DEFAULT_MAX_PRIME, |m| m.min(DEFAULT_MAX_PRIME));
+        let primes: Vec<String> = (2..=upto)
             .filter(|&n| (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0))
             .map(|n| n.to_string())
             .collect();
@@ -376,7 +383,7 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
             6.8,
             false,
             Anchor::Start,
-            format!("Primes to 97: {}. 1 is not a prime.", primes.join(" ")),
+            format!("Primes to {upto}: {}. 1 is not a prime.", primes.join(" ")),
         );
         text(
             &mut m,

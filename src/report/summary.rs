@@ -4,9 +4,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
+use crate::arith::Value;
 use crate::expr::Style;
 use crate::ratio::Ratio;
 use crate::report::{grid, list, plot};
+use crate::rules::DEFAULT_MAX_PRIME;
 
 /// The summary, witnesses printed in `style`.
 pub fn render(a: &Analysis, style: Style) -> String {
@@ -95,11 +97,16 @@ fn write_summary(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Resu
 
     writeln!(out, "## How likely each prime is")?;
     writeln!(out)?;
-    writeln!(out, "The chance that a deal can make each prime up to 97.")?;
+    // Up to the rule set's ceiling; without one, up to the rules' own 97.
+    let upto = a.rules.max_prime.unwrap_or(DEFAULT_MAX_PRIME);
+    writeln!(
+        out,
+        "The chance that a deal can make each prime up to {upto}."
+    )?;
     writeln!(out)?;
     writeln!(out, "| prime | probability |")?;
     writeln!(out, "|---|---|")?;
-    for (p, prob) in a.prime_probabilities(97) {
+    for (p, prob) in a.prime_probabilities(Value::from(upto)) {
         writeln!(out, "| {p} | {} |", prob.probability())?;
     }
     writeln!(out)?;
