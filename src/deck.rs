@@ -10,6 +10,8 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::OnceLock;
+
 use crate::card::{Card, Rank, Suit};
 use crate::hand::{Hand, MAX_CARD_VALUE};
 use crate::rules::Faces;
@@ -35,6 +37,18 @@ pub fn pack() -> Vec<Card> {
 /// # Panics
 /// Never: every card of the pack has a value under every faces.
 pub fn cards_per_value(faces: Faces) -> [u64; MAX_CARD_VALUE as usize + 1] {
+    // Worked out once per way of counting: every hand the game shows is
+    // checked against it.
+    static COUNTS: [OnceLock<[u64; MAX_CARD_VALUE as usize + 1]>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = Faces::ALL
+        .iter()
+        .position(|&f| f == faces)
+        .expect("one of the faces");
+    *COUNTS[slot].get_or_init(|| count_per_value(faces))
+}
+
+fn count_per_value(faces: Faces) -> [u64; MAX_CARD_VALUE as usize + 1] {
     let mut per_value = [0u64; MAX_CARD_VALUE as usize + 1];
     for suit in Suit::ALL {
         for rank in Rank::all() {

@@ -83,17 +83,24 @@ impl Hand {
                 max: MAX_CARDS,
             });
         }
-        let values = cards
-            .iter()
-            .map(|&c| match c {
-                Card::Value(v) if free => Ok(Some(v)),
-                c => c.value(faces),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let highest = values.iter().flatten().max().copied();
+        // No allocation: the game reads a hand from every combination shown.
+        let mut values = [0u8; MAX_CARDS];
+        let (mut known, mut highest) = (0, None::<u8>);
+        for &card in cards {
+            let value = match card {
+                Card::Value(v) if free => Some(v),
+                c => c.value(faces)?,
+            };
+            if let Some(v) = value {
+                values[known] = v;
+                known += 1;
+                highest = highest.max(Some(v));
+            }
+        }
         let joker = highest.ok_or(HandError::AllJokers)?;
-        let resolved: Vec<u8> = values.iter().map(|v| v.unwrap_or(joker)).collect();
-        Ok(Hand::from_values(&resolved))
+        // Each Joker copies the highest other card.
+        values[known..cards.len()].fill(joker);
+        Ok(Hand::from_values(&values[..cards.len()]))
     }
 
     /// Whether the pack deals these values under `faces` (some deal gives

@@ -44,7 +44,8 @@ impl<'a> Setup<'a> {
     /// `None` for Jokers only.
     pub fn hand(&self, cards: &[CardId]) -> Option<Hand> {
         let cards: Vec<Card> = cards.iter().map(|&c| self.pack[usize::from(c)]).collect();
-        Hand::from_cards(&cards, self.faces).ok()
+        // Cards of the real pack: the hand is dealable without checking.
+        Hand::from_any_cards(&cards, self.faces).ok()
     }
 
     /// The primes the hand on `cards` makes (none for Jokers only).
