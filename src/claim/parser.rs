@@ -157,28 +157,11 @@ impl Parser {
                     symbol,
                     column,
                 };
-                self.push(
-                    Frame::Group {
-                        open,
-                        column: at,
-                        kind,
-                    },
-                    at,
-                )?;
-                Ok(true)
+                self.push_group(open, at, kind)
             }
             Token::Root => {
                 let (open, at) = self.open("after root")?;
-                let kind = Group::Root { column, x: None };
-                self.push(
-                    Frame::Group {
-                        open,
-                        column: at,
-                        kind,
-                    },
-                    at,
-                )?;
-                Ok(true)
+                self.push_group(open, at, Group::Root { column, x: None })
             }
             Token::Op(BinOp::Sub, _) => Err(ParseError {
                 column,
@@ -197,6 +180,13 @@ impl Parser {
     }
 
     /// One more open frame, unless that nests too deeply.
+    /// Opens a bracket of `kind` at `column`, written `open`; what the
+    /// token reader goes on with.
+    fn push_group(&mut self, open: char, column: usize, kind: Group) -> Result<bool, ParseError> {
+        self.push(Frame::Group { open, column, kind }, column)?;
+        Ok(true)
+    }
+
     fn push(&mut self, frame: Frame, column: usize) -> Result<(), ParseError> {
         if self.frames.len() >= MAX_CLAIM_DEPTH {
             return Err(too_deep(column));

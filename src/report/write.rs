@@ -112,18 +112,25 @@ fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
     Ok(())
 }
 
+/// An error unless the folder `path` would go in exists.
+fn parent_must_exist(path: &Path) -> io::Result<()> {
+    let parent = parent_of(path);
+    if parent.is_dir() {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the folder {} does not exist", parent.display()),
+        ))
+    }
+}
+
 /// `dir` as a folder that exists, and whether this call created it.
 fn ensure_folder(dir: &Path) -> io::Result<(PathBuf, bool)> {
     match resolve(dir)? {
         Target::Folder(p) => Ok((p, false)),
         Target::New(p) => {
-            let parent = parent_of(&p);
-            if !parent.is_dir() {
-                return Err(io::Error::new(
-                    io::ErrorKind::NotFound,
-                    format!("the folder {} does not exist", parent.display()),
-                ));
-            }
+            parent_must_exist(&p)?;
             match fs::create_dir(&p) {
                 Ok(()) => Ok((p, true)),
                 // Another run created it meanwhile: that is no error.
@@ -224,13 +231,7 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &WriteRun) -> io::Result<S
         }
         Target::Regular(p) => p,
         Target::New(p) => {
-            let parent = parent_of(&p);
-            if !parent.is_dir() {
-                return Err(io::Error::new(
-                    io::ErrorKind::NotFound,
-                    format!("the folder {} does not exist", parent.display()),
-                ));
-            }
+            parent_must_exist(&p)?;
             p
         }
     };
