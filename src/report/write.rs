@@ -51,6 +51,7 @@ pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
     let call = WriteRun::new();
     let (dir, created) = ensure_folder(dir)?;
+    remove_dead_runs_temps(&dir);
     let written = write_into(&dir, files, &call);
     let result = call.finish(written);
     if result.is_err() && created {
@@ -519,6 +520,38 @@ fn remove_stale(temp: &Path) {
 }
 
 /// `.NAME.KIND-PID-CALL` beside `path`.
+/// Removes what runs killed outright (SIGKILL, a power cut) left in `dir`:
+/// the hidden `.NAME.tmp-PID-N` and `.NAME.old-PID-N` entries of processes
+/// that no longer run. A process that runs, whatever it is, keeps its
+/// entries. Best effort: what cannot be read or removed stays.
+fn remove_dead_runs_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(stale_pid) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        remove_stale(&entry.path());
+    }
+}
+
+/// The process id in a temporary name this module makes, `.NAME.tmp-PID-N`
+/// or `.NAME.old-PID-N`; `None` for any other name.
+fn stale_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, tail) = rest
+        .rsplit_once(".tmp-")
+        .or_else(|| rest.rsplit_once(".old-"))?;
+    let (pid, call) = tail.split_once('-')?;
+    call.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
 fn temp_name(path: &Path, kind: &str, call: u64) -> io::Result<PathBuf> {
     let name = path
         .file_name()
@@ -564,6 +597,39 @@ fn test_pause() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn temporaries_of_runs_killed_outright_are_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        fs::create_dir(&out).unwrap();
+        // A process id above the kernel's largest cannot be running.
+        let max: u32 = fs::read_to_string("/proc/sys/kernel/pid_max")
+            .map_or(4_194_304, |t| t.trim().parse().unwrap());
+        let dead = max + 1;
+        let own = std::process::id();
+        fs::create_dir(out.join(format!(".five.tmp-{dead}-0"))).unwrap();
+        fs::write(out.join(format!(".five.tmp-{dead}-0/hands.csv")), "x").unwrap();
+        fs::write(out.join(format!(".README.md.old-{dead}-3")), "x").unwrap();
+        let kept = [
+            format!(".other.tmp-{own}-0"),
+            ".five.tmp-notapid-0".to_string(),
+            "notes.tmp-1-2".to_string(),
+        ];
+        for k in &kept {
+            fs::write(out.join(k), "x").unwrap();
+        }
+        write_files(&out, &[File::new("README.md", "new".into())]).unwrap();
+        let mut names: Vec<String> = fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        let mut want: Vec<String> = kept.to_vec();
+        want.push("README.md".into());
+        want.sort();
+        assert_eq!(names, want);
+    }
 
     /// Every entry below `dir` (relative path, contents; folders empty).
     fn tree(dir: &Path) -> BTreeMap<PathBuf, String> {
