@@ -21,6 +21,35 @@ pub struct Witnessed {
     pub prime: Value,
     /// Kept as an expression until a report prints it in its style.
     pub witness: Expr,
+    /// The witness's operator weight (+ − 1, × ÷ 2, ^ 3, ...): the effort
+    /// of finding it.
+    pub weight: u16,
+}
+
+/// How hard a hand is to call: the weight of its simplest witness and how
+/// many primes it makes. A hand is *hard* when that witness weighs at least
+/// [`Difficulty::HARD_WEIGHT`] (two × or ÷, or a power with another
+/// operation) or it makes at most [`Difficulty::HARD_PRIMES`] primes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Difficulty {
+    /// `None` when the hand makes no prime.
+    pub weight: Option<u16>,
+    pub primes: usize,
+}
+
+impl Difficulty {
+    pub const HARD_WEIGHT: u16 = 4;
+    pub const HARD_PRIMES: usize = 2;
+
+    /// ```
+    /// use prime_solve::analysis::Difficulty;
+    /// assert!(Difficulty { weight: Some(4), primes: 6 }.is_hard());
+    /// assert!(Difficulty { weight: Some(1), primes: 2 }.is_hard());
+    /// assert!(!Difficulty { weight: Some(2), primes: 5 }.is_hard());
+    /// ```
+    pub fn is_hard(self) -> bool {
+        self.primes <= Self::HARD_PRIMES || self.weight.is_some_and(|w| w >= Self::HARD_WEIGHT)
+    }
 }
 
 impl Witnessed {
@@ -52,6 +81,16 @@ pub struct HandResult {
     pub pruned: u64,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
+}
+
+impl HandResult {
+    /// How hard the hand is to call (under the rule set it was solved for).
+    pub fn difficulty(&self) -> Difficulty {
+        Difficulty {
+            weight: self.simplest.as_ref().map(|c| c.weight),
+            primes: self.primes.len(),
+        }
+    }
 }
 
 /// Every hand under one rule set.
@@ -176,6 +215,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
     let call = |p: Value| Witnessed {
         prime: p,
         witness: solution.witness(p).expect("reached"),
+        weight: solution.cost(p).map_or(0, |c| c.weight),
     };
     let mut values: Option<Vec<Value>> = None;
     members

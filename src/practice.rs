@@ -2,6 +2,7 @@
 //! the referee's ruling on a player's claim, and the score and summary of
 //! a session. Pure: the CLI reads the claims and keeps the clock.
 
+use crate::analysis::Difficulty;
 use crate::arith::Value;
 use crate::card::{Card, Rank, Suit};
 use crate::deck::pack;
@@ -154,7 +155,11 @@ impl Answers {
     /// weighs at least [`HARD_WEIGHT`], or it makes at most [`HARD_PRIMES`]
     /// primes (a hand that makes none is hard too).
     pub fn is_hard(&self) -> bool {
-        self.primes.len() <= HARD_PRIMES || self.simplest().is_some_and(|a| a.weight >= HARD_WEIGHT)
+        Difficulty {
+            weight: self.simplest().map(|a| a.weight),
+            primes: self.primes.len(),
+        }
+        .is_hard()
     }
 
     /// The primes for hints, easiest first: by witness weight, then value.
@@ -167,9 +172,9 @@ impl Answers {
 
 /// `--hard`: a simplest witness at least this heavy (two × or ÷, or a
 /// power with another operation)...
-pub const HARD_WEIGHT: u16 = 4;
+pub const HARD_WEIGHT: u16 = Difficulty::HARD_WEIGHT;
 /// ...or at most this many primes.
-pub const HARD_PRIMES: usize = 2;
+pub const HARD_PRIMES: usize = Difficulty::HARD_PRIMES;
 
 /// The longest claim a player may make: far beyond any real one, and
 /// short enough that no claim can nest deeply enough to hurt the parser.

@@ -172,6 +172,21 @@ fn committed_hands_csv_agrees_with_the_oracle() {
                 rules.name()
             );
             assert_eq!(record[3].parse::<usize>().unwrap(), want.len());
+            // Difficulty: the weight of the simplest witness among the
+            // primes, by the oracle's own costs, and hard by its rule.
+            let simplest = oracle.simplest(&d.hand.values());
+            let weight = simplest
+                .iter()
+                .filter(|&(&v, _)| is_prime_naive(v) && rules.allows_prime(v))
+                .min_by_key(|&(&v, (cost, _))| (*cost, v))
+                .map(|(_, (cost, _))| cost.weight);
+            let hard = want.len() <= 2 || weight.is_some_and(|w| w >= 4);
+            let expected = match (weight, hard) {
+                (Some(w), true) => format!("{w} hard"),
+                (Some(w), false) => w.to_string(),
+                (None, _) => "hard".to_string(),
+            };
+            assert_eq!(&record[10], expected, "{} under {}", d.hand, rules.name());
         }
     }
 }
@@ -237,9 +252,20 @@ fn table_prints_markdown_and_csv() {
         .success();
     let text = String::from_utf8(csv.get_output().stdout.clone()).unwrap();
     assert!(text.starts_with(
-        "hand,weight,highest_prime,highest_witness,simplest_prime,simplest_witness\n"
+        "hand,weight,highest_prime,highest_witness,simplest_prime,simplest_witness,difficulty\n"
     ));
-    assert!(text.contains("\n9 12 12,14/6201,,,,\n"));
+    assert!(text.contains("\n9 12 12,14/6201,,,,,hard\n"));
+    // 4 6 8: its quickest call 2 = 6 + 4 − 8 weighs 2, and it makes only
+    // 2 and 3: hard by its few primes.
+    assert!(text.contains("\n4 6 8,"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("4 6 8,") && l.ends_with(",2 hard"))
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("2 3 6,") && !l.ends_with("hard"))
+    );
     assert_eq!(text.lines().count(), 456);
 }
 

@@ -1,11 +1,11 @@
 //! `hands.csv`: one row per hand, sorted by hand.
 
-use crate::analysis::{Analysis, Witnessed};
+use crate::analysis::{Analysis, Difficulty, Witnessed};
 use crate::expr::Style;
 use crate::report::list;
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 10] = [
+pub const COLUMNS: [&str; 11] = [
     "hand",
     "weight",
     "probability",
@@ -16,6 +16,7 @@ pub const COLUMNS: [&str; 10] = [
     "simplest_prime",
     "simplest_witness",
     "pruned",
+    "difficulty",
 ];
 
 /// `hands.csv`: one row per hand, sorted (columns in the README).
@@ -40,8 +41,20 @@ pub fn hands(a: &Analysis, style: Style) -> String {
             sp,
             sw,
             h.pruned.to_string(),
+            difficulty(h.difficulty()),
         ])
         .expect("writing to memory");
     }
     String::from_utf8(out.into_inner().expect("writing to memory")).expect("UTF-8 fields")
+}
+
+/// The `difficulty` field: the simplest witness's weight, with `hard` for a
+/// hard hand (`4 hard`, `2`, `1 hard` for a hand with few primes, `hard`
+/// for one with none).
+pub fn difficulty(d: Difficulty) -> String {
+    match (d.weight, d.is_hard()) {
+        (Some(w), true) => format!("{w} hard"),
+        (Some(w), false) => w.to_string(),
+        (None, _) => "hard".to_string(),
+    }
 }

@@ -5,10 +5,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::analysis::{Analysis, HandResult, Witnessed};
+use crate::analysis::{Analysis, Difficulty, HandResult, Witnessed};
 use crate::arith::Value;
 use crate::expr::Style;
 use crate::hand::Hand;
+use crate::report::csv::difficulty;
 
 /// The three tables in Markdown, witnesses printed in `style`.
 pub fn markdown(a: &Analysis, style: Style) -> String {
@@ -35,22 +36,32 @@ fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Res
     writeln!(out)?;
     writeln!(
         out,
-        "The best call is the highest prime; the quickest is the prime with the simplest witness."
+        "The best call is the highest prime; the quickest is the prime with the simplest witness. \
+         Difficulty is the quickest witness's weight ({}), marked *hard* when it is {} or more \
+         or the hand makes {} primes or fewer.",
+        if style.ascii {
+            "+ - 1, * / 2, ^ 3, root sqrt ! 4, T 3, each join 3"
+        } else {
+            "+ − 1, × ÷ 2, ^ 3, root √ ! 4, T 3, each join 3"
+        },
+        Difficulty::HARD_WEIGHT,
+        Difficulty::HARD_PRIMES
     )?;
     writeln!(out)?;
     writeln!(
         out,
-        "| hand | chance per deal | best call | quickest call |"
+        "| hand | chance per deal | best call | quickest call | difficulty |"
     )?;
-    writeln!(out, "|---|---|---|---|")?;
+    writeln!(out, "|---|---|---|---|---|")?;
     for h in &a.hands {
         writeln!(
             out,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             h.hand,
             a.weight(h).probability(),
             call(h.highest.as_ref()),
-            call(h.simplest.as_ref())
+            call(h.simplest.as_ref()),
+            difficulty(h.difficulty())
         )?;
     }
     writeln!(out)?;
@@ -128,13 +139,23 @@ pub fn csv(a: &Analysis, style: Style) -> String {
         "highest_witness",
         "simplest_prime",
         "simplest_witness",
+        "difficulty",
     ])
     .expect("writing to memory");
     for h in &a.hands {
         let [bp, bc] = Witnessed::fields(h.highest.as_ref(), style);
         let [qp, qc] = Witnessed::fields(h.simplest.as_ref(), style);
-        out.write_record([h.hand.to_string(), a.weight(h).to_string(), bp, bc, qp, qc])
-            .expect("writing to memory");
+        let hard = difficulty(h.difficulty());
+        out.write_record([
+            h.hand.to_string(),
+            a.weight(h).to_string(),
+            bp,
+            bc,
+            qp,
+            qc,
+            hard,
+        ])
+        .expect("writing to memory");
     }
     String::from_utf8(out.into_inner().expect("writing to memory")).expect("UTF-8 fields")
 }
