@@ -71,7 +71,7 @@ fn the_summary_reports_what_the_issue_asks() {
         .stdout(predicate::str::contains("ties:"))
         .stdout(predicate::str::contains("nobody called:"))
         .stdout(predicate::str::contains(
-            "wins (of finished games): seat 1 expert",
+            "wins (of finished games, 95% intervals): seat 1 expert",
         ))
         .stdout(predicate::str::contains(
             "stockpile rebuilds per finished game",
@@ -217,9 +217,27 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
     let seats: Vec<String> = wins
         .iter()
         .enumerate()
-        .map(|(s, &w)| format!("seat {} {} {}", s + 1, players[s], percent(w, finished, 1)))
+        .map(|(s, &w)| {
+            // The 95% Wilson score interval, written out here.
+            let (k, n, z) = (w as f64, finished as f64, 1.959_963_984_540_054_f64);
+            let p = k / n;
+            let d = 1.0 + z * z / n;
+            let c = (p + z * z / (2.0 * n)) / d;
+            let h = z / d * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+            format!(
+                "seat {} {} {} ({:.1}-{:.1}%)",
+                s + 1,
+                players[s],
+                percent(w, finished, 1),
+                (c - h).max(0.0) * 100.0,
+                (c + h).min(1.0) * 100.0
+            )
+        })
         .collect();
-    want.push(format!("wins (of finished games): {}", seats.join(", ")));
+    want.push(format!(
+        "wins (of finished games, 95% intervals): {}",
+        seats.join(", ")
+    ));
     if two_player {
         want.push(format!(
             "stockpile rebuilds per finished game: {}",

@@ -11,7 +11,7 @@ use serde_json::{Value as Json, json};
 use crate::analysis::{Analysis, Witnessed};
 use crate::arith::Value;
 use crate::expr::Style;
-use crate::game::sim::{Simulation, Spread, Summary};
+use crate::game::sim::{Simulation, Spread, Summary, wilson};
 use crate::ratio::Ratio;
 
 /// The version of the JSON layout; it changes when a field changes meaning
@@ -122,20 +122,6 @@ fn spread(s: &Option<Spread>) -> Json {
     }
 }
 
-/// The 95% Wilson score interval of a share of `k` in `n`, as
-/// `[low, high]` (`[0, 1]` when n = 0).
-pub fn wilson(k: usize, n: usize) -> [f64; 2] {
-    if n == 0 {
-        return [0.0, 1.0];
-    }
-    let (k, n, z) = (k as f64, n as f64, 1.959_963_984_540_054_f64);
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z / denom * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
-}
-
 /// `simulate --format json`: the run and what it shows; wins are shares of
 /// the finished games, with 95% Wilson intervals.
 pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
@@ -177,20 +163,6 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_matches_known_values() {
-        // Wilson (1927) / Newcombe (1998), method 3: 81/263 gives
-        // 0.2553-0.3662; 0/10 gives 0-0.2775; 10/10 gives 0.7225-1.
-        let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
-        let [lo, hi] = wilson(81, 263);
-        assert!(close(lo, 0.2553) && close(hi, 0.3662), "{lo} {hi}");
-        let [lo, hi] = wilson(0, 10);
-        assert!(close(lo, 0.0) && close(hi, 0.2775), "{lo} {hi}");
-        let [lo, hi] = wilson(10, 10);
-        assert!(close(lo, 0.7225) && close(hi, 1.0), "{lo} {hi}");
-        assert_eq!(wilson(0, 0), [0.0, 1.0]);
-    }
 
     #[test]
     fn ratios_carry_the_exact_fraction() {

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::game::Record;
-use crate::game::sim::{Simulation, Spread, Summary};
+use crate::game::sim::{Simulation, Spread, Summary, wilson};
 use crate::report::plot::{Lengths, length_chart};
 use crate::words::plural;
 
@@ -118,15 +118,22 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         .enumerate()
         .map(|(seat, &w)| {
             let share = crate::ratio::Ratio::new(w as u128, s.finished.max(1) as u128);
+            let [lo, hi] = wilson(w, s.finished);
             format!(
-                "seat {} {} {}",
+                "seat {} {} {} ({:.1}-{:.1}%)",
                 seat + 1,
                 sim.players[seat].name,
-                share.percent(1)
+                share.percent(1),
+                lo * 100.0,
+                hi * 100.0
             )
         })
         .collect();
-    let _ = writeln!(out, "wins (of finished games): {}", wins.join(", "));
+    let _ = writeln!(
+        out,
+        "wins (of finished games, 95% intervals): {}",
+        wins.join(", ")
+    );
     // The same by model, for seats that share one.
     let mut by_model: Vec<(&str, usize, usize)> = Vec::new();
     for (seat, &w) in s.wins.iter().enumerate() {
@@ -262,7 +269,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
              come after one player is out, with only two cards on the table, and {} of all \
              turns show a combination that makes no prime at all (two-card combinations such \
              as 4 5 often do; no three-card one does), so the cards are buried and turned \
-             again. The two-card endgame is what makes the game long; the seats win equally \
+             again. The two-card endgame is what makes the game long; {} \
              ({} / {} / {}).",
             s.finished,
             s.games,
@@ -270,6 +277,11 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             median(s),
             s.endgame_rate.percent(1),
             s.no_prime_rate.percent(1),
+            if seats_overlap(s) {
+                "the seats win alike, within their 95% intervals"
+            } else {
+                "the seats do not win alike: their 95% intervals do not all overlap"
+            },
             share(s, 0),
             share(s, 1),
             share(s, 2)
@@ -294,10 +306,15 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             });
         let _ = writeln!(
             out,
-            "- **Two-player game** (two experts): every game ends ({} of {}), in a median of \
+            "- **Two-player game** (two experts): {} ({} of {}), in a median of \
              {} and {}; a loser is found when one player cannot \
              give nine cards. Ties are frequent ({} of turns) because equal players call the \
              same highest prime at the same moment.",
+            if s.finished == s.games {
+                "every game ends"
+            } else {
+                "not every game ends within the turn limit"
+            },
             s.finished,
             s.games,
             median(s),
@@ -329,4 +346,13 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         );
     }
     let _ = writeln!(out);
+}
+
+/// Whether every two seats' win shares have overlapping 95% Wilson
+/// intervals: only then may the study say the seats win alike.
+fn seats_overlap(s: &Summary) -> bool {
+    let intervals: Vec<[f64; 2]> = s.wins.iter().map(|&w| wilson(w, s.finished)).collect();
+    intervals
+        .iter()
+        .all(|a| intervals.iter().all(|b| a[0] <= b[1] && b[0] <= a[1]))
 }
