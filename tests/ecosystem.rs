@@ -224,3 +224,78 @@ fn summaries_list_primes_up_to_the_rule_sets_own_ceiling() {
     assert!(summary.contains("each prime up to 50."), "{summary}");
     assert!(summary.contains("| 47 |") && !summary.contains("| 53 |"));
 }
+
+#[test]
+fn values_beyond_64_bits_are_written_as_strings() {
+    // 10 1 9 2 with powers and juxtaposition reaches values below −2^63,
+    // which no JSON reader takes as a number (this panicked before).
+    let j = json(&[
+        "query",
+        "10",
+        "1",
+        "9",
+        "2",
+        "--powers",
+        "--juxtapose",
+        "--values",
+        "-f",
+        "json",
+    ]);
+    let values = j["values"].as_array().unwrap();
+    let first = values[0].as_str().expect("below −2^63: a string");
+    assert!(first.parse::<i128>().unwrap() < i128::from(i64::MIN));
+    let numbers = values.iter().filter(|v| v.is_i64() || v.is_u64()).count();
+    assert!(numbers > 0 && numbers < values.len());
+}
+
+#[test]
+fn memory_limits_are_whole_and_in_range() {
+    fails_with(
+        prime_solve().args(["query", "4", "6", "8", "--memory-limit", "1.5"]),
+        "not a whole number of bytes",
+    );
+    fails_with(
+        prime_solve().args(["query", "4", "6", "8", "--memory-limit", "17179869184G"]),
+        "too large",
+    );
+}
+
+#[test]
+fn practice_refuses_endless_or_foreign_input_and_escapes_what_it_echoes() {
+    let dir = tempfile::tempdir().unwrap();
+    fails_with(
+        prime_solve().args(["practice", "--stats", "--history", "/dev/zero"]),
+        "is not a regular file",
+    );
+    let foreign = dir.path().join("notes.txt");
+    std::fs::write(&foreign, "shopping list\n").unwrap();
+    fails_with(
+        prime_solve()
+            .args(["practice", "--rounds", "1", "--history"])
+            .arg(&foreign),
+        "is not a practice history",
+    );
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "shopping list\n"
+    );
+    // A line that never ends: refused once it passes 1 MiB (the drill has
+    // shown the hand by then).
+    let endless = vec![b'('; 3 << 20];
+    let out = prime_solve()
+        .args(["practice", "--rounds", "1"])
+        .write_stdin(endless)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1);
+    assert!(stderr.contains("longer than 1 MiB"), "{stderr}");
+    let out = prime_solve()
+        .args(["practice", "--seed", "1", "--rounds", "1"])
+        .write_stdin("\u{1b}[2J+1\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains("\\u{1b}[2J+1"));
+}

@@ -62,6 +62,17 @@ fn the_hard_limit_stops_a_search_the_projection_let_through() {
 }
 
 #[test]
+fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
+    // The budget allows 100 GiB, the address space 2 GB: the allocator
+    // refuses, and the message says the machine did, not the limit.
+    let out = under_ulimit(
+        2_000_000,
+        &format!("query 3 5 7 9 11 {EVERY_RULE} --memory-limit 100G"),
+    );
+    refused(&out, "the machine refused the search at");
+}
+
+#[test]
 fn sweeps_and_games_too_large_are_refused() {
     for args in [
         "analyze --cards 6 --functions tri --quiet --out /nonexistent/x",

@@ -76,7 +76,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             out.push_str(&format!(
                 "reports: {} in {}\n",
                 plural(files.len(), "file", "files"),
-                args.out.display()
+                prime_solve::echo::echo(&args.out.display().to_string())
             ));
             out
         }

@@ -47,6 +47,9 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             SolveError::Memory { .. } => {
                 Some("; use fewer cards or house rules, or raise --memory-limit".into())
             }
+            SolveError::Refused { .. } => Some(
+                "; use fewer cards or house rules, or a --memory-limit the machine can give".into(),
+            ),
             SolveError::TooLarge { .. } => {
                 Some("; use fewer cards, fewer house rules, or a lower --max-value".into())
             }

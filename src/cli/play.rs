@@ -328,7 +328,7 @@ pub fn say(e: &Event) -> String {
             ..
         } => {
             let what = match (claim, prime) {
-                (Some(c), _) => c.clone(),
+                (Some(c), _) => prime_solve::echo::echo(c).into_owned(),
                 (None, Some(p)) => p.to_string(),
                 _ => String::new(),
             };
@@ -349,6 +349,7 @@ pub fn say(e: &Event) -> String {
             (true, Some(v), Some(w), _) => format!("           valid: {v} = {w}"),
             (true, Some(v), None, _) => format!("           valid: {v}, a prime"),
             (_, _, _, Some(f)) => {
+                let f = prime_solve::echo::echo(f);
                 format!("           wrong: {f}; {player} may not call again on these cards")
             }
             _ => "           wrong".into(),

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use prime_solve::Card;
+use prime_solve::echo::echo;
 use prime_solve::engine::Solver;
 use prime_solve::game::Rng;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
@@ -26,6 +27,9 @@ enum Source {
     Lines(io::StdinLock<'static>),
     Script(std::vec::IntoIter<Scripted>),
 }
+
+/// The longest line read from standard input: far beyond any claim.
+const MAX_LINE: u64 = 1 << 20;
 
 /// One thing the player typed, and when.
 enum Typed {
@@ -47,8 +51,16 @@ impl Source {
             }
             Source::Lines(stdin) => {
                 let mut bytes = Vec::new();
-                if stdin.read_until(b'\n', &mut bytes)? == 0 {
+                // A bounded line: standard input may never end one.
+                let read = io::Read::take(&mut *stdin, MAX_LINE).read_until(b'\n', &mut bytes)?;
+                if read == 0 {
                     return Ok(Typed::Quit);
+                }
+                if bytes.last() != Some(&b'\n') && read as u64 == MAX_LINE {
+                    anyhow::bail!(
+                        "a line of standard input is longer than {} MiB: give one claim per line",
+                        MAX_LINE >> 20
+                    );
                 }
                 // Bytes that are not UTF-8 are a claim the referee refuses,
                 // not a reason to stop.
@@ -142,7 +154,7 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
                         break 'drill;
                     }
                     if !source.echoes() && !json {
-                        print(&format!("> {text}\n"))?;
+                        print(&format!("> {}\n", echo(&text)))?;
                     }
                     if text == "?" {
                         let hint = match hints.get(hinted as usize) {
@@ -248,14 +260,16 @@ fn seconds(ms: u64) -> String {
 fn show_round(r: &Round, ascii: bool, colour: bool) -> String {
     let mut out = match (&r.reply, &r.ruling) {
         (Reply::Claim(claim), Some(Ok(p))) => format!(
-            "{} {claim} = {p}, a prime, in {} ({})\n",
+            "{} {} = {p}, a prime, in {} ({})\n",
             term::paint("valid:", true, colour),
+            echo(claim),
             seconds(r.ms),
             plural(r.score(), "point", "points")
         ),
         (_, Some(Err(fault))) => format!(
-            "{} {fault}{} ({})\n",
+            "{} {}{} ({})\n",
             term::paint("invalid:", false, colour),
+            echo(&fault.to_string()),
             super::hints::for_fault(fault),
             seconds(r.ms)
         ),

@@ -44,7 +44,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                 .iter()
                 .map(|p| {
                     serde_json::json!({
-                        "value": p.value,
+                        "value": json::integer(p.value),
                         "value_text": p.value.to_string(),
                         "witness": p.witness,
                     })
@@ -56,7 +56,9 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             j.insert("highest_prime_text".into(), top_text);
             j.insert("pruned".into(), solution.pruned().into());
             if args.values {
-                j.insert("values".into(), serde_json::json!(values));
+                let list: Vec<serde_json::Value> =
+                    values.iter().map(|&v| json::integer(v)).collect();
+                j.insert("values".into(), list.into());
             }
             serde_json::to_string_pretty(&j)? + "\n"
         }

@@ -121,7 +121,10 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
         }
         out.push_str(&format!(" ({})\n", simulation::players(sim)));
     }
-    out.push_str(&format!("study written to {}\n", path.display()));
+    out.push_str(&format!(
+        "study written to {}\n",
+        prime_solve::echo::echo(&path.display().to_string())
+    ));
     print(&out)?;
     Ok(Verdict::Yes)
 }

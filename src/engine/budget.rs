@@ -107,10 +107,9 @@ impl Budget {
     /// The error for an allocation of `bytes` the allocator refused even
     /// though the budget allowed it (the machine has less than the limit).
     pub(crate) fn refusal(&self, bytes: u64) -> SolveError {
-        SolveError::Memory {
+        SolveError::Refused {
             needed: self.used().saturating_add(bytes),
             limit: self.limit(),
-            estimated: false,
         }
     }
 
@@ -249,7 +248,7 @@ impl fmt::Display for Bytes {
             unit += 1;
         }
         if unit == 0 {
-            return write!(f, "{} bytes", self.0);
+            return write!(f, "{} byte{}", self.0, if self.0 == 1 { "" } else { "s" });
         }
         let scaled = self.0 as f64 / (1u64 << (10 * unit)) as f64;
         if scaled < 10.0 {
@@ -290,8 +289,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .filter(|v: &f64| v.is_finite())
         .ok_or_else(|| format!("`{text}` is not a size: write e.g. 4G, 512M or 2000000"))?;
     let bytes = value * (1u64 << shift) as f64;
-    if bytes < 1.0 || bytes >= u64::MAX as f64 {
+    if bytes.fract() != 0.0 {
+        return Err(format!("`{text}` is not a whole number of bytes"));
+    }
+    if bytes < 1.0 {
         return Err(format!("`{text}` is out of range: give at least one byte"));
+    }
+    if bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is too large: give less than 16 EiB"));
     }
     #[allow(
         clippy::cast_possible_truncation,
@@ -353,7 +358,17 @@ mod tests {
         assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
         assert_eq!(parse_size("2000000"), Ok(2_000_000));
         assert_eq!(parse_size("64k"), Ok(64 << 10));
-        for bad in ["", "G", "4X", "-1G", "0", "1e400", "99999999999T"] {
+        for bad in [
+            "",
+            "G",
+            "4X",
+            "-1G",
+            "0",
+            "1e400",
+            "99999999999T",
+            "1.5",
+            "17179869184G",
+        ] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
     }
@@ -361,6 +376,7 @@ mod tests {
     #[test]
     fn sizes_print() {
         assert_eq!(Bytes(512).to_string(), "512 bytes");
+        assert_eq!(Bytes(1).to_string(), "1 byte");
         assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
         assert_eq!(Bytes(12 << 30).to_string(), "12 GiB");
     }

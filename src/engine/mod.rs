@@ -447,4 +447,12 @@ pub enum SolveError {
         limit: u64,
         estimated: bool,
     },
+    /// The machine refused memory the budget allowed: `needed` bytes in
+    /// all, below `limit` (the limit is more than the machine can give).
+    #[error(
+        "not enough memory: the machine refused the search at {}, below the limit of {}",
+        crate::engine::Bytes(*needed),
+        crate::engine::Bytes(*limit)
+    )]
+    Refused { needed: u64, limit: u64 },
 }

@@ -54,16 +54,29 @@ pub fn ratio(r: Ratio) -> Json {
 /// A call: `prime`, `prime_text`, `witness`.
 pub fn call(c: &Witnessed, style: Style) -> Json {
     json!({
-        "prime": c.prime,
+        "prime": integer(c.prime),
         "prime_text": c.prime.to_string(),
         "witness": c.witness.render_with(style),
     })
 }
 
+/// An exact integer as a JSON number when it fits 64 bits (signed or not,
+/// as JSON readers parse them), else as its decimal string: values reach
+/// down to −(2^64 − 1), below what any reader takes as a number.
+pub fn integer(v: Value) -> Json {
+    if let Ok(n) = i64::try_from(v) {
+        Json::from(n)
+    } else if let Ok(n) = u64::try_from(v) {
+        Json::from(n)
+    } else {
+        Json::String(v.to_string())
+    }
+}
+
 /// A prime and its decimal string, or nulls.
 pub fn big(v: Option<Value>) -> (Json, Json) {
     match v {
-        Some(v) => (json!(v), json!(v.to_string())),
+        Some(v) => (integer(v), json!(v.to_string())),
         None => (Json::Null, Json::Null),
     }
 }

@@ -2,7 +2,9 @@
 //! summary of every row so far.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
+use std::fs::{self, File, OpenOptions};
+
+use prime_solve::echo::echo;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -23,6 +25,25 @@ const HEADER: [&str; 8] = [
     "best_prime",
 ];
 
+/// The largest history `--stats` reads: far more rounds than anyone plays.
+const MAX_HISTORY: u64 = 256 << 20;
+
+/// Refuses a history that is not a regular file or a new path (a folder,
+/// a device such as /dev/zero, a FIFO): it could never end or be a history.
+fn regular_or_new(path: &Path) -> Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => bail!(
+            "the history {} is a folder: give a file",
+            echo(&path.display().to_string())
+        ),
+        Ok(m) if !m.is_file() => bail!(
+            "the history {} is not a regular file: give a file",
+            echo(&path.display().to_string())
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// The history file, opened to append (created with its header if new or
 /// empty).
 pub struct Log {
@@ -31,9 +52,18 @@ pub struct Log {
 }
 
 pub fn open(path: &Path) -> Result<Log> {
-    let fail = || format!("cannot open the history {}", path.display());
-    if path.is_dir() {
-        bail!("the history {} is a folder: give a file", path.display());
+    let fail = || {
+        format!(
+            "cannot open the history {}",
+            echo(&path.display().to_string())
+        )
+    };
+    regular_or_new(path)?;
+    if path.is_file() {
+        // Appending to something else would spoil it.
+        stats(path).map_err(|e| {
+            anyhow::anyhow!("{e:#}; give a new file or an earlier practice history")
+        })?;
     }
     let file = OpenOptions::new()
         .create(true)
@@ -112,6 +142,14 @@ fn timestamp(t: SystemTime) -> String {
 /// A summary of the history: hands, correct calls, times, per rule set,
 /// and the hands missed most often.
 pub fn stats(path: &Path) -> Result<String> {
+    regular_or_new(path)?;
+    if fs::metadata(path).is_ok_and(|m| m.len() > MAX_HISTORY) {
+        bail!(
+            "the history {} is larger than {} MiB: not a practice history",
+            echo(&path.display().to_string()),
+            MAX_HISTORY >> 20
+        );
+    }
     let mut reader = csv::Reader::from_path(path)
         .with_context(|| format!("cannot read the history {}", path.display()))?;
     let headers = reader
@@ -188,7 +226,8 @@ pub fn stats(path: &Path) -> Result<String> {
             .collect();
         out.push_str(&format!("  missed most: {}\n", shown.join(", ")));
     }
-    Ok(out)
+    // The history's fields and path are the user's text: escaped, line by line.
+    Ok(out.lines().map(|l| echo(l) + "\n").collect())
 }
 
 #[cfg(test)]
