@@ -38,6 +38,16 @@ fn the_manual_page_is_roff() {
     let page = stdout(&["man"]);
     assert!(page.contains(".TH prime-solve 6"), "{}", &page[..200]);
     assert!(page.contains("analyze"));
+    // The pages it refers to exist.
+    assert!(page.contains("prime\\-solve\\-query(6)"));
+    let query = stdout(&["man", "query"]);
+    assert!(
+        query.contains(".TH prime-solve-query 6"),
+        "{}",
+        &query[..200]
+    );
+    assert!(query.contains("memory\\-limit"));
+    fails_with(prime_solve().args(["man", "qeury"]), "no command `qeury`");
 }
 
 #[test]

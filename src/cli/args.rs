@@ -85,9 +85,20 @@ pub enum Command {
                       Install (fish): prime-solve completions fish > ~/.config/fish/completions/prime-solve.fish"
     )]
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) to standard output.
-    #[command(after_help = "Install: prime-solve man > ~/.local/share/man/man6/prime-solve.6")]
-    Man,
+    /// Print a manual page (roff) to standard output: the tool's, or one
+    /// command's.
+    #[command(
+        after_help = "Install: prime-solve man > ~/.local/share/man/man6/prime-solve.6\n\
+                      and each command's: prime-solve man query > ~/.local/share/man/man6/prime-solve-query.6"
+    )]
+    Man(ManArgs),
+}
+
+#[derive(Args)]
+pub struct ManArgs {
+    /// The command whose page to print (the pages `prime-solve(6)` refers to).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 #[derive(Args)]

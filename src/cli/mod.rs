@@ -36,9 +36,10 @@ impl Command {
             Command::Simulate(a) => Some(&a.memory),
             Command::Crib(a) => Some(&a.memory),
             Command::Play(a) => Some(&a.memory),
-            Command::Check(_) | Command::Practice(_) | Command::Completions(_) | Command::Man => {
-                None
-            }
+            Command::Check(_)
+            | Command::Practice(_)
+            | Command::Completions(_)
+            | Command::Man(_) => None,
         }
     }
 }
@@ -72,7 +73,7 @@ pub fn run() -> ExitCode {
         Command::Crib(a) => crib::run(&a),
         Command::Play(a) => play::run(&a),
         Command::Completions(a) => completions(a.shell),
-        Command::Man => man(),
+        Command::Man(a) => man(a.command.as_deref()),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
@@ -95,9 +96,29 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Verdict> {
 }
 
 /// The manual page, from the clap definition.
-fn man() -> anyhow::Result<Verdict> {
+fn man(command: Option<&str>) -> anyhow::Result<Verdict> {
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        Some(name) => {
+            let Some(sub) = cli.find_subcommand(name) else {
+                anyhow::bail!(
+                    "no command `{}`: give one of {}",
+                    echo(name),
+                    cli.get_subcommands()
+                        .map(clap::Command::get_name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            };
+            // Named as the top page refers to it: prime-solve-query(6).
+            sub.clone().name(format!("prime-solve-{name}"))
+        }
+    };
     let mut out = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(page)
+        .source(concat!("prime-solve ", env!("CARGO_PKG_VERSION")))
         .section("6")
         .manual("Games")
         .render(&mut out)?;
@@ -117,7 +138,12 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         // failure; a reader that stopped early (`| head`) is not.
         match err.print().and_then(|()| io::stdout().flush()) {
             Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                say(&format!("prime-solve: cannot write the help: {e}"));
+                let what = if err.kind() == ErrorKind::DisplayVersion {
+                    "version"
+                } else {
+                    "help"
+                };
+                say(&format!("prime-solve: cannot write the {what}: {e}"));
                 return ExitCode::from(2);
             }
             _ => {}

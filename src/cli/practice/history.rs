@@ -172,7 +172,11 @@ pub fn stats(path: &Path) -> Result<String> {
         let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
         let field = |k: usize| row.get(k).unwrap_or("");
         let (hand, rules, verdict) = (field(2), field(3), field(5));
-        let Ok(secs) = field(6).parse::<f64>() else {
+        let Some(secs) = field(6)
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+        else {
             bail!(
                 "{}: row {}: `{}` is not a number of seconds",
                 path.display(),
