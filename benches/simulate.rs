@@ -19,6 +19,7 @@ fn ten_thousand_three_player_games() -> usize {
         seed: 1,
         max_turns: 5_000,
         timing: Timing::default(),
+        endgame: Default::default(),
     };
     simulate(&sim, &|| {}).unwrap().len()
 }

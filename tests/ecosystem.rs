@@ -309,3 +309,37 @@ fn practice_refuses_endless_or_foreign_input_and_escapes_what_it_echoes() {
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(text.contains("\\u{1b}[2J+1"));
 }
+
+#[test]
+fn the_first_out_endgame_ends_every_game_early() {
+    let j = json(&[
+        "simulate",
+        "--endgame",
+        "first-out",
+        "--games",
+        "60",
+        "-q",
+        "-f",
+        "json",
+    ]);
+    assert_eq!(j["endgame"], "first-out");
+    assert_eq!(j["finished"], 60);
+    // Nobody plays on with two cards.
+    assert_eq!(j["endgame_rate"]["fraction"], "0");
+    let wins: u64 = j["wins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["wins"].as_u64().unwrap())
+        .sum();
+    assert_eq!(wins + j["draws"].as_u64().unwrap(), 60);
+    let plain = json(&["simulate", "--games", "60", "-q", "-f", "json"]);
+    assert_eq!(plain["endgame"], "two-cards");
+    assert!(
+        plain["turns_of_finished"]["median"].as_u64() > j["turns_of_finished"]["median"].as_u64()
+    );
+    fails_with(
+        prime_solve().args(["simulate", "--two-player", "--endgame", "first-out"]),
+        "--endgame",
+    );
+}

@@ -9,7 +9,7 @@ use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use prime_solve::expr::{Brackets, Style};
-use prime_solve::game::Model;
+use prime_solve::game::{Endgame, Model};
 use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
@@ -427,6 +427,16 @@ pub struct SimulateArgs {
     /// The two-player game with an 18-card stockpile.
     #[arg(long)]
     pub two_player: bool,
+    /// Once a player is out (three or more players): play on with the
+    /// others' cards, or end the game and count the cards.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "HOW",
+        default_value = "two-cards",
+        conflicts_with = "two_player"
+    )]
+    pub endgame: Endgame,
     /// How many games to play.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_games, allow_negative_numbers = true)]
     pub games: u64,

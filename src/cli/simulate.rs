@@ -32,6 +32,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         seed: args.seed,
         max_turns: args.max_turns,
         timing: Timing::default(),
+        endgame: args.endgame,
     };
     sim.validate()?;
     let bar = progress_bar(sim.games, "games", args.quiet);
@@ -106,6 +107,7 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
             seed: args.seed,
             max_turns: args.max_turns,
             timing: Timing::default(),
+            endgame: args.endgame,
         };
         let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
         let summary = Summary::of(&sim, &records);

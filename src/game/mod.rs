@@ -11,7 +11,7 @@ pub mod turn;
 
 pub use calls::CallBook;
 pub use live::{Live, Tally};
-pub use play::{Duel, Game, Multi, Record, Setup};
+pub use play::{Duel, Endgame, Game, Multi, Record, Setup};
 pub use player::Model;
 pub use rng::Rng;
 pub use sim::{Simulation, Summary, simulate};

@@ -172,13 +172,30 @@ fn rebury(
     }
 }
 
+/// What happens in a game of three or more once a player is out of cards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Endgame {
+    /// The others play on, one card each (two cards on the table when two
+    /// are left), until one player holds every card.
+    #[default]
+    TwoCards,
+    /// The game ends when the first player is out: the most cards wins;
+    /// between players tied on the most, the one who won the latest
+    /// combination, and if none of them did, the game is a draw.
+    FirstOut,
+}
+
 /// Three or more players: each turns a card; the winner of a combination
-/// takes its cards; a player with no cards is out; the last holder wins.
+/// takes its cards; a player with no cards is out; the last holder wins
+/// (or, with [`Endgame::FirstOut`], the most cards when the first is out).
 pub struct Multi {
     pub piles: Vec<VecDeque<CardId>>,
     /// The combination being called on, (player, card), if any.
     table: Vec<(usize, CardId)>,
     record: Record,
+    endgame: Endgame,
+    /// Who won the latest combination, for the first-out tie-break.
+    last_winner: Option<usize>,
 }
 
 impl Multi {
@@ -199,6 +216,26 @@ impl Multi {
             piles,
             table: Vec::new(),
             record: Record::default(),
+            endgame: Endgame::default(),
+            last_winner: None,
+        }
+    }
+
+    /// The same game, ended as `endgame` says.
+    pub fn with_endgame(self, endgame: Endgame) -> Multi {
+        Multi { endgame, ..self }
+    }
+
+    /// The winner when the game stops with cards in several hands: the
+    /// most cards, then the latest combination's winner; `None` for a draw.
+    fn leader(&self) -> Option<usize> {
+        let most = self.piles.iter().map(VecDeque::len).max()?;
+        let leaders: Vec<usize> = (0..self.piles.len())
+            .filter(|&p| self.piles[p].len() == most)
+            .collect();
+        match leaders[..] {
+            [one] => Some(one),
+            _ => self.last_winner.filter(|w| leaders.contains(w)),
         }
     }
 }
@@ -211,6 +248,10 @@ impl Game for Multi {
                 .collect();
             if active.len() <= 1 {
                 self.record.winner = active.first().copied();
+                return None;
+            }
+            if self.endgame == Endgame::FirstOut && active.len() < self.piles.len() {
+                self.record.winner = self.leader();
                 return None;
             }
             for p in active {
@@ -231,6 +272,7 @@ impl Game for Multi {
             Outcome::Win(w) => {
                 let won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
                 self.piles[*w].extend(won);
+                self.last_winner = Some(*w);
             }
             Outcome::Tie(players) => {
                 self.record.ties += 1;
@@ -468,6 +510,53 @@ mod tests {
     }
 
     #[test]
+    fn first_out_ends_the_game_and_counts_the_cards() {
+        let first = |ms| steady(ms, 0, Strategy::First);
+        let book = book();
+        let setup = Setup::new(
+            &book,
+            vec![first(3000), first(1000), first(2000)],
+            Faces::Five,
+            Timing::default(),
+        );
+        // Player 1 takes 4 6 8, player 2 is out: the game ends at once,
+        // player 1 holding the most (4 against 1 and 0).
+        let piles = |a: &[u8], b: &[u8], c: &[u8]| vec![pile(a), pile(b), pile(c)];
+        let mut game =
+            Multi::from_piles(piles(&[4, 1], &[6, 9], &[8])).with_endgame(Endgame::FirstOut);
+        let mut rng = Rng::new(1);
+        assert!(!game.step(&setup, &mut rng));
+        assert!(game.step(&setup, &mut rng), "the game is over");
+        assert_eq!(game.record().winner, Some(1));
+        assert_whole_pack_of(&game, 5);
+        // Under the two-card endgame the same position plays on.
+        let mut on = Multi::from_piles(piles(&[4, 1], &[6, 9], &[8]));
+        assert!(!on.step(&setup, &mut rng));
+        assert!(!on.step(&setup, &mut rng));
+        // Tied on the most cards: the latest combination's winner wins; if
+        // neither tied player won it, a draw.
+        let mut tied =
+            Multi::from_piles(piles(&[2, 5, 5], &[5, 5, 5], &[])).with_endgame(Endgame::FirstOut);
+        tied.last_winner = Some(1);
+        assert!(tied.step(&setup, &mut rng));
+        assert_eq!(tied.record().winner, Some(1));
+        let mut drawn =
+            Multi::from_piles(piles(&[2, 5, 5], &[5, 5, 5], &[])).with_endgame(Endgame::FirstOut);
+        drawn.last_winner = Some(2);
+        assert!(drawn.step(&setup, &mut rng));
+        assert_eq!(drawn.record().winner, None);
+        assert_eq!(drawn.record().turns, 0, "no combination was shown");
+    }
+
+    /// Every one of `n` cards of a hand-made game is somewhere.
+    fn assert_whole_pack_of(game: &Multi, n: usize) {
+        let mut all = game.cards();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+
+    #[test]
     fn a_higher_prime_in_time_beats_the_first_call() {
         // Player 0 calls the easiest prime first; player 1 the highest, a
         // little later but within the override window.
@@ -603,6 +692,31 @@ mod tests {
                     break;
                 }
             }
+            // The first-out endgame: equal experts, so the game is long
+            // enough to reach it; it ends the moment a pile is empty.
+            let equals = Setup::new(
+                &book,
+                vec![Model::EXPERT; 3],
+                Faces::Five,
+                Timing::default(),
+            );
+            let mut rng = Rng::for_game(seed, 2);
+            let mut game = Multi::deal(3, &mut rng).with_endgame(Endgame::FirstOut);
+            let mut ended = false;
+            for _ in 0..20_000 {
+                assert_whole_pack(&game);
+                let out = game.piles.iter().any(VecDeque::is_empty) && game.table.is_empty();
+                if game.step(&equals, &mut rng) {
+                    assert!(out, "ends only when a player is out");
+                    let most = game.piles.iter().map(VecDeque::len).max().unwrap();
+                    if let Some(w) = game.record().winner {
+                        assert_eq!(game.piles[w].len(), most);
+                    }
+                    ended = true;
+                    break;
+                }
+            }
+            assert!(ended, "seed {seed}: a first-out game ends");
         }
         let book = CallBook::new(Rules::default(), &[3]).unwrap();
         for seed in 0..40 {

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 use crate::engine::SolveError;
 use crate::game::calls::CallBook;
-use crate::game::play::{Duel, Game, Multi, Record, Setup, play};
+use crate::game::play::{Duel, Endgame, Game, Multi, Record, Setup, play};
 use crate::game::player::Model;
 use crate::game::rng::Rng;
 use crate::game::turn::Timing;
@@ -30,6 +30,8 @@ pub struct Simulation {
     /// Combinations after which a game is stopped as unfinished.
     pub max_turns: u32,
     pub timing: Timing,
+    /// What a game of three or more does once a player is out.
+    pub endgame: Endgame,
 }
 
 impl Simulation {
@@ -82,6 +84,7 @@ impl Simulation {
 ///     seed: 1,
 ///     max_turns: 5000,
 ///     timing: Timing::default(),
+///     endgame: Default::default(),
 /// };
 /// let records = simulate(&sim, &|| {})?;
 /// assert_eq!(records.len(), 20);
@@ -102,7 +105,7 @@ pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record
             let mut game: Box<dyn Game> = if sim.two_player {
                 Box::new(Duel::deal(&mut rng))
             } else {
-                Box::new(Multi::deal(sim.players.len(), &mut rng))
+                Box::new(Multi::deal(sim.players.len(), &mut rng).with_endgame(sim.endgame))
             };
             let record = play(game.as_mut(), &setup, sim.max_turns, &mut rng);
             tick();
@@ -174,6 +177,8 @@ pub struct Summary {
     pub endgame_rate: Ratio,
     /// Wins per seat, in seat order.
     pub wins: Vec<usize>,
+    /// Finished games without a winner (a first-out game tied on cards).
+    pub draws: usize,
     /// Stockpile rebuilds of finished two-player games.
     pub rebuilds: Option<Spread>,
 }
@@ -203,6 +208,7 @@ impl Summary {
             no_call_rate: rate(|r| r.no_calls),
             no_prime_rate: rate(|r| r.no_prime),
             endgame_rate: rate(|r| r.endgame_turns),
+            draws: finished.iter().filter(|r| r.winner.is_none()).count(),
             wins,
             rebuilds: if sim.two_player {
                 Spread::of(finished.iter().map(|r| r.rebuilds).collect())

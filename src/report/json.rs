@@ -168,6 +168,8 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
         "no_call_rate": ratio(s.no_call_rate),
         "no_prime_rate": ratio(s.no_prime_rate),
         "endgame_rate": ratio(s.endgame_rate),
+        "endgame": if sim.endgame == crate::game::Endgame::FirstOut { "first-out" } else { "two-cards" },
+        "draws": s.draws,
         "wins": wins,
         "rebuilds_of_finished": spread(&s.rebuilds),
     })

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::game::Record;
 use crate::game::sim::{Simulation, Spread, Summary, wilson};
+use crate::game::{Endgame, Record};
 use crate::report::plot::{Lengths, length_chart};
 use crate::words::plural;
 
@@ -78,6 +78,8 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
     let mut out = String::new();
     let kind = if sim.two_player {
         "two-player game with a stockpile"
+    } else if sim.endgame == Endgame::FirstOut {
+        "game of turned cards, over when the first player is out"
     } else {
         "game of turned cards"
     };
@@ -134,6 +136,15 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         "wins (of finished games, 95% intervals): {}",
         wins.join(", ")
     );
+    if s.draws > 0 {
+        let share = crate::ratio::Ratio::new(s.draws as u128, s.finished.max(1) as u128);
+        let _ = writeln!(
+            out,
+            "draws (tied on the most cards, neither won the last combination): {} ({})",
+            s.draws,
+            share.percent(1)
+        );
+    }
     // The same by model, for seats that share one.
     let mut by_model: Vec<(&str, usize, usize)> = Vec::new();
     for (seat, &w) in s.wins.iter().enumerate() {
