@@ -160,6 +160,7 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
     let num = |row: &Vec<&str>, i: usize| -> u64 { row[i].parse().unwrap() };
 
     let (mut finished, mut turns, mut rebuilds) = (0u64, Vec::new(), Vec::new());
+    let mut every_game: Vec<u64> = Vec::new();
     let mut wins = vec![0u64; players.len()];
     let (mut all_turns, mut ties, mut no_calls, mut no_prime, mut endgame) = (0, 0, 0, 0, 0);
     for (i, row) in rows.iter().enumerate() {
@@ -173,6 +174,7 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
         assert!(num(row, no_calls_at) <= t, "{row:?}");
         assert!(num(row, endgame_at) <= t, "{row:?}");
         all_turns += t;
+        every_game.push(t);
         ties += num(row, ties_at);
         no_calls += num(row, no_calls_at);
         no_prime += num(row, no_prime_at);
@@ -247,6 +249,24 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
         want.push(format!(
             "turns with two players left (two cards on the table): {}",
             percent(endgame, all_turns, 2)
+        ));
+    }
+    if finished < 120 {
+        // Unfinished games counted at the cap of 800 turns, a bound.
+        every_game.sort_unstable();
+        let at = |pct: usize| every_game[(every_game.len() - 1) * pct / 100];
+        let bound = |t: u64| {
+            if t >= 800 {
+                format!("at least {t}")
+            } else {
+                t.to_string()
+            }
+        };
+        want.push(format!(
+            "turns per game, the {} unfinished counted at the cap: median {}, 90th percentile {}",
+            120 - finished,
+            bound(at(50)),
+            bound(at(90))
         ));
     }
     for line in &want {

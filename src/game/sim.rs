@@ -170,6 +170,10 @@ pub struct Summary {
     pub finished: usize,
     /// Turns of the finished games.
     pub turns: Option<Spread>,
+    /// Turns of every game, an unfinished one counted at the cap (its true
+    /// length is at least that): the median and percentiles that do not
+    /// drop the longest games.
+    pub all_turns: Option<Spread>,
     pub tie_rate: Ratio,
     pub no_call_rate: Ratio,
     pub no_prime_rate: Ratio,
@@ -204,6 +208,7 @@ impl Summary {
             games: records.len(),
             finished: finished.len(),
             turns: Spread::of(finished.iter().map(|r| r.turns).collect()),
+            all_turns: Spread::of(records.iter().map(|r| r.turns).collect()),
             tie_rate: rate(|r| r.ties),
             no_call_rate: rate(|r| r.no_calls),
             no_prime_rate: rate(|r| r.no_prime),

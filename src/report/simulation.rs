@@ -100,6 +100,23 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         plural(sim.max_turns, "turn", "turns")
     );
     let _ = writeln!(out, "turns per finished game: {}", spread(&s.turns));
+    if let (Some(all), true) = (&s.all_turns, s.finished < s.games) {
+        // Censored at the cap: a statistic that lands on it is a bound.
+        let at_least = |t: u32| {
+            if t >= sim.max_turns {
+                format!("at least {t}")
+            } else {
+                t.to_string()
+            }
+        };
+        let _ = writeln!(
+            out,
+            "turns per game, the {} unfinished counted at the cap: median {}, 90th percentile {}",
+            s.games - s.finished,
+            at_least(all.median),
+            at_least(all.p90)
+        );
+    }
     let _ = writeln!(
         out,
         "ties: {} of turns; nobody called: {} (no prime at all: {})",
