@@ -208,7 +208,7 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
             "games: 120 (seed 7), finished {finished}, unfinished {}",
             120 - finished
         ),
-        format!("turns per finished game: {}", spread(turns)),
+        format!("turns per finished game: {}", spread(turns.clone())),
         format!(
             "ties: {} of turns; nobody called: {} (no prime at all: {})",
             percent(ties, all_turns, 2),
@@ -251,6 +251,17 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
             percent(endgame, all_turns, 2)
         ));
     }
+    // The bootstrap interval holds the median of the finished games.
+    let mut finished_turns = turns.clone();
+    finished_turns.sort_unstable();
+    let median = finished_turns[(finished_turns.len() - 1) / 2];
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("median turns per finished game, 95% bootstrap interval: "))
+        .expect("the bootstrap line");
+    let (lo, hi) = line.split_once('-').unwrap();
+    let (lo, hi): (u64, u64) = (lo.parse().unwrap(), hi.parse().unwrap());
+    assert!(lo <= median && median <= hi, "{lo}-{hi} against {median}");
     if finished < 120 {
         // Unfinished games counted at the cap of 800 turns, a bound.
         every_game.sort_unstable();

@@ -129,6 +129,35 @@ pub fn wilson(k: usize, n: usize) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
+/// How many resamples [`bootstrap_median`] draws.
+pub const BOOTSTRAP_RESAMPLES: usize = 1000;
+
+/// A 95% percentile-bootstrap interval for the median of `xs` (the
+/// median as [`Spread`] takes it): the 2.5th and 97.5th percentiles of the
+/// medians of [`BOOTSTRAP_RESAMPLES`] resamples drawn with replacement,
+/// from a generator seeded by `seed`, so the same run gives the same
+/// interval. `None` for no values.
+pub fn bootstrap_median(xs: &[u32], seed: u64) -> Option<[u32; 2]> {
+    if xs.is_empty() {
+        return None;
+    }
+    let mut rng = Rng::for_game(seed, u64::MAX);
+    let n = xs.len();
+    let mut sample = vec![0u32; n];
+    let mut medians: Vec<u32> = (0..BOOTSTRAP_RESAMPLES)
+        .map(|_| {
+            for slot in &mut sample {
+                *slot = xs[usize::try_from(rng.below(n as u64)).expect("below n")];
+            }
+            let mid = (n - 1) * 50 / 100;
+            *sample.select_nth_unstable(mid).1
+        })
+        .collect();
+    medians.sort_unstable();
+    let at = |q: usize| medians[(BOOTSTRAP_RESAMPLES - 1) * q / 1000];
+    Some([at(25), at(975)])
+}
+
 /// A distribution of whole numbers: mean, median and percentiles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spread {
@@ -170,6 +199,8 @@ pub struct Summary {
     pub finished: usize,
     /// Turns of the finished games.
     pub turns: Option<Spread>,
+    /// A 95% percentile-bootstrap interval for the median of `turns`.
+    pub turns_median_interval: Option<[u32; 2]>,
     /// Turns of every game, an unfinished one counted at the cap (its true
     /// length is at least that): the median and percentiles that do not
     /// drop the longest games.
@@ -209,6 +240,10 @@ impl Summary {
             finished: finished.len(),
             turns: Spread::of(finished.iter().map(|r| r.turns).collect()),
             all_turns: Spread::of(records.iter().map(|r| r.turns).collect()),
+            turns_median_interval: bootstrap_median(
+                &finished.iter().map(|r| r.turns).collect::<Vec<_>>(),
+                sim.seed,
+            ),
             tie_rate: rate(|r| r.ties),
             no_call_rate: rate(|r| r.no_calls),
             no_prime_rate: rate(|r| r.no_prime),
@@ -244,6 +279,21 @@ pub enum SimError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bootstrap_intervals_hold_the_median_and_shrink_with_more_data() {
+        assert_eq!(bootstrap_median(&[], 1), None);
+        assert_eq!(bootstrap_median(&[7; 50], 1), Some([7, 7]));
+        let few: Vec<u32> = (0..40).map(|i| (i * 37) % 100).collect();
+        let many: Vec<u32> = (0..4000).map(|i| (i * 37) % 100).collect();
+        let [lo, hi] = bootstrap_median(&few, 3).unwrap();
+        let [lo2, hi2] = bootstrap_median(&many, 3).unwrap();
+        let median = |xs: &[u32]| Spread::of(xs.to_vec()).unwrap().median;
+        assert!(lo <= median(&few) && median(&few) <= hi, "{lo} {hi}");
+        assert!(lo2 <= median(&many) && median(&many) <= hi2);
+        assert!(hi2 - lo2 < hi - lo, "more data, a narrower interval");
+        assert_eq!(bootstrap_median(&few, 3), bootstrap_median(&few, 3));
+    }
 
     #[test]
     fn wilson_matches_known_values() {

@@ -164,6 +164,7 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
         "finished": s.finished,
         "unfinished": s.games - s.finished,
         "turns_of_finished": spread(&s.turns),
+        "median_turns_interval95": s.turns_median_interval,
         "tie_rate": ratio(s.tie_rate),
         "no_call_rate": ratio(s.no_call_rate),
         "no_prime_rate": ratio(s.no_prime_rate),

@@ -100,6 +100,12 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         plural(sim.max_turns, "turn", "turns")
     );
     let _ = writeln!(out, "turns per finished game: {}", spread(&s.turns));
+    if let Some([lo, hi]) = s.turns_median_interval {
+        let _ = writeln!(
+            out,
+            "median turns per finished game, 95% bootstrap interval: {lo}-{hi}"
+        );
+    }
     if let (Some(all), true) = (&s.all_turns, s.finished < s.games) {
         // Censored at the cap: a statistic that lands on it is a bound.
         let at_least = |t: u32| {
