@@ -226,10 +226,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
                 .copied()
                 .filter(|&p| rules.allows_prime(p))
                 .collect();
-            let simplest = primes
-                .iter()
-                .min_by_key(|&&p| (solution.cost(p).unwrap_or_default(), p))
-                .map(|&p| call(p));
+            let simplest = solution.quickest(&primes).map(call);
             let failing_values = if primes.is_empty() {
                 if values.is_none() {
                     let full = solver.solve(dealt.hand)?;

@@ -133,9 +133,10 @@ impl Answers {
                 weight: solution.cost(p).map_or(0, |c| c.weight),
             })
             .collect();
-        // The same choice as the reports' quickest call.
-        let simplest = (0..primes.len())
-            .min_by_key(|&i| (solution.cost(primes[i].prime).unwrap_or_default(), i));
+        let values: Vec<Value> = primes.iter().map(|a| a.prime).collect();
+        let simplest = solution
+            .quickest(&values)
+            .and_then(|q| values.binary_search(&q).ok());
         Ok(Answers {
             hand,
             primes,
@@ -152,7 +153,8 @@ impl Answers {
     }
 
     /// Whether the drill's `--hard` deals this hand: its simplest witness
-    /// weighs at least [`HARD_WEIGHT`], or it makes at most [`HARD_PRIMES`]
+    /// weighs at least [`Difficulty::HARD_WEIGHT`], or it makes at most
+    /// [`Difficulty::HARD_PRIMES`]
     /// primes (a hand that makes none is hard too).
     pub fn is_hard(&self) -> bool {
         Difficulty {
@@ -169,12 +171,6 @@ impl Answers {
         order.iter().map(|a| a.prime).collect()
     }
 }
-
-/// `--hard`: a simplest witness at least this heavy (two × or ÷, or a
-/// power with another operation)...
-pub const HARD_WEIGHT: u16 = Difficulty::HARD_WEIGHT;
-/// ...or at most this many primes.
-pub const HARD_PRIMES: usize = Difficulty::HARD_PRIMES;
 
 /// The longest claim a player may make: far beyond any real one, and
 /// short enough that no claim can nest deeply enough to hurt the parser.

@@ -374,6 +374,16 @@ impl Solution<'_> {
         subs.iter().map(|&s| self.table(s).pruned).sum()
     }
 
+    /// The quickest call among `primes`: the one whose witness is simplest,
+    /// the smaller prime on a tie. What the reports, tables and the drill
+    /// all call the quickest call.
+    pub fn quickest(&self, primes: &[Value]) -> Option<Value> {
+        primes
+            .iter()
+            .copied()
+            .min_by_key(|&p| (self.cost(p).unwrap_or_default(), p))
+    }
+
     /// How simple the simplest witness of `v` is.
     pub fn cost(&self, v: Value) -> Option<Cost> {
         let top = self.top();
