@@ -155,10 +155,6 @@ impl Charge {
             self.bytes -= back;
         }
     }
-
-    pub fn bytes(&self) -> u64 {
-        self.bytes
-    }
 }
 
 impl Drop for Charge {
