@@ -10,6 +10,18 @@ pub fn plural<N: fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &st
     format!("{n} {noun}")
 }
 
+/// Items as a list ending in `or`: `a, b or c`.
+pub fn or_list<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.as_ref().to_string(),
+        [init @ .., last] => {
+            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
+            format!("{} or {}", init.join(", "), last.as_ref())
+        }
+    }
+}
+
 /// `n` in words up to twenty (`four`), in digits above.
 pub fn number(n: usize) -> String {
     const WORDS: [&str; 21] = [

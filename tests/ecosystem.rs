@@ -334,7 +334,7 @@ fn the_first_out_endgame_ends_every_game_early() {
         .sum();
     assert_eq!(wins + j["draws"].as_u64().unwrap(), 60);
     let plain = json(&["simulate", "--games", "60", "-q", "-f", "json"]);
-    assert_eq!(plain["endgame"], "two-cards");
+    assert_eq!(plain["endgame"], "stockpile");
     assert!(
         plain["turns_of_finished"]["median"].as_u64() > j["turns_of_finished"]["median"].as_u64()
     );

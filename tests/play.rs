@@ -39,8 +39,8 @@ fn of_kind<'a>(events: &'a [Value], kind: &str, turn: u64) -> Vec<&'a Value> {
         .collect()
 }
 
-/// Seed 3, two club bots: 9♣ 2♠ 7♦, then 9♣ K♠ J♦, 2♦ 8♠ 2♥, 2♦ 10♠ 5♥.
-const GAME: &str = "2000 pass\n1000 9+5+5\n4000 8-2/2\n3000 10+5-2\n";
+/// Seed 3, two club bots: 9♣ 2♠ 7♦, then 9♣ K♠ J♦, 2♦ 8♠ 2♥, A♠ 10♠ 5♥.
+const GAME: &str = "2000 pass\n1000 9+5+5\n3000 8-2/2\n3000 (10+1)/5\n";
 
 #[test]
 fn a_scripted_game_follows_the_rules() {
@@ -51,7 +51,7 @@ fn a_scripted_game_follows_the_rules() {
     // Turn 1: the bots call 5 within 150 ms of each other and bury.
     let bury = of_kind(&e, "bury", 1);
     assert_eq!(bury[0]["reason"], "tie");
-    assert_eq!(bury[0]["players"], json!(["club 2", "club 1"]));
+    assert_eq!(bury[0]["players"], json!(["club 1", "club 2"]));
     // Turn 2: the person calls first and takes the cards.
     let call = &of_kind(&e, "call", 2)[0];
     assert_eq!(
@@ -63,16 +63,20 @@ fn a_scripted_game_follows_the_rules() {
         of_kind(&e, "win", 2)[0],
         &json!({"event": "win", "turn": 2, "player": "you", "prime": 19, "cards": ["9♣", "K♠", "J♦"]})
     );
-    // Turn 3: a higher prime does not undo the bots' simultaneous equal
-    // calls (the simulator rules a tie first).
-    assert_eq!(of_kind(&e, "bury", 3)[0]["reason"], "tie");
-    // Turn 4: club 2 calls 3 at 2.7 s; the person's 13 at 3.0 s is higher
+    // Turn 3: club 1 calls 2 at 1.95 s; the person's 7 at 3.0 s is higher
     // and within the 1.5 s window, so it wins.
-    let calls = of_kind(&e, "call", 4);
-    assert_eq!(calls[0]["player"], "club 2");
-    assert_eq!(calls[0]["prime"], 3);
-    assert_eq!(of_kind(&e, "win", 4)[0]["player"], "you");
-    assert_eq!(of_kind(&e, "win", 4)[0]["prime"], 13);
+    let calls = of_kind(&e, "call", 3);
+    assert_eq!(calls[0]["player"], "club 1");
+    assert_eq!(calls[0]["prime"], 2);
+    assert_eq!(of_kind(&e, "win", 3)[0]["player"], "you");
+    assert_eq!(of_kind(&e, "win", 3)[0]["prime"], 7);
+    // Turn 4: the person's claim is not exact; club 1's 3 stands.
+    let verdict = of_kind(&e, "verdict", 4)
+        .into_iter()
+        .find(|v| v["player"] == "you")
+        .unwrap();
+    assert_eq!(verdict["valid"], false);
+    assert_eq!(of_kind(&e, "win", 4)[0]["player"], "club 1");
     // The script ends the game, by cards held.
     let end = e.last().unwrap();
     assert_eq!(end["event"], "end");
@@ -85,7 +89,8 @@ fn a_scripted_game_follows_the_rules() {
         .map(|h| h["cards"].as_u64().unwrap())
         .sum();
     assert_eq!(held, 54);
-    assert_eq!(end["you"]["valid"], 3);
+    assert_eq!(end["you"]["valid"], 2);
+    assert_eq!(end["you"]["wrong"], 1);
     assert_eq!(end["you"]["won"], 2);
     assert_eq!(end["you"]["passes"], 1);
 }
@@ -103,7 +108,7 @@ fn the_same_seed_and_script_give_the_same_game() {
 fn a_wrong_call_is_ruled_and_barred() {
     let (e, _) = events(
         &["--seed", "3"],
-        "2000 pass\n2000 pass\n2000 pass\n3000 10*2-5\n",
+        "2000 pass\n2000 pass\n2000 pass\n3000 10*1+5\n",
     );
     let verdict = of_kind(&e, "verdict", 4)
         .into_iter()
@@ -111,7 +116,7 @@ fn a_wrong_call_is_ruled_and_barred() {
         .unwrap();
     assert_eq!(verdict["valid"], false);
     assert_eq!(verdict["fault"], "15 = 3 × 5 is not prime");
-    assert_eq!(of_kind(&e, "win", 4)[0]["player"], "club 2");
+    assert_eq!(of_kind(&e, "win", 4)[0]["player"], "club 1");
     assert_eq!(e.last().unwrap()["you"]["wrong"], 1);
 }
 
@@ -143,12 +148,14 @@ fn turns_two_player_and_being_out() {
         (&end["reason"], &end["winner"]),
         (&json!("won"), &json!("club"))
     );
-    // Out of cards: the bots play on to a winner.
+    // Out of cards: the bots play on to a winner, the last two in the
+    // stockpile game (the novice, short of nine cards, loses).
     let (e, _) = events(&["--seed", "5", "--bots", "expert,novice"], &passes);
     let end = e.last().unwrap();
     assert_eq!(end["reason"], "out");
     assert_eq!(end["winner"], "expert");
-    assert_eq!(end["held"][1]["cards"], 54);
+    assert_eq!(end["held"][0]["cards"], 0);
+    assert!(end["held"][2]["cards"].as_u64().unwrap() < 9);
 }
 
 #[test]

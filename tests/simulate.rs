@@ -45,7 +45,7 @@ fn the_same_seed_gives_the_same_games_for_any_thread_count() {
         let four = games_csv("4", extra);
         assert_eq!(one, four);
         assert_eq!(one.lines().count(), 301);
-        assert!(one.starts_with("game,finished,winner_seat,winner_model,turns,ties,no_calls,no_prime,rebuilds,endgame_turns\n"));
+        assert!(one.starts_with("game,finished,winner_seat,winner_model,turns,ties,no_calls,no_prime,rebuilds,endgame_turns,endgame_ties,endgame_no_calls\n"));
     }
     assert_ne!(
         games_csv("2", &[]),
@@ -155,6 +155,7 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
     );
     let (ties_at, no_calls_at, no_prime_at) = (col("ties"), col("no_calls"), col("no_prime"));
     let (rebuilds_at, endgame_at) = (col("rebuilds"), col("endgame_turns"));
+    let (end_ties_at, end_no_calls_at) = (col("endgame_ties"), col("endgame_no_calls"));
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 120);
     let num = |row: &Vec<&str>, i: usize| -> u64 { row[i].parse().unwrap() };
@@ -163,6 +164,8 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
     let mut every_game: Vec<u64> = Vec::new();
     let mut wins = vec![0u64; players.len()];
     let (mut all_turns, mut ties, mut no_calls, mut no_prime, mut endgame) = (0, 0, 0, 0, 0);
+    let (mut end_ties, mut end_no_calls) = (0, 0);
+    let (mut opening_turns, mut endgame_turns) = (Vec::new(), Vec::new());
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row[col("game")], i.to_string());
         let t = num(row, turns_at);
@@ -179,9 +182,20 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
         no_calls += num(row, no_calls_at);
         no_prime += num(row, no_prime_at);
         endgame += num(row, endgame_at);
+        assert!(num(row, end_ties_at) <= num(row, ties_at), "{row:?}");
+        assert!(
+            num(row, end_no_calls_at) <= num(row, no_calls_at),
+            "{row:?}"
+        );
+        end_ties += num(row, end_ties_at);
+        end_no_calls += num(row, end_no_calls_at);
         match row[finished_at] {
             "true" => {
                 finished += 1;
+                opening_turns.push(t - num(row, endgame_at));
+                if num(row, endgame_at) > 0 {
+                    endgame_turns.push(num(row, endgame_at));
+                }
                 turns.push(t);
                 rebuilds.push(num(row, rebuilds_at));
                 let seat: usize = row[seat_at].parse().unwrap();
@@ -196,7 +210,8 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
             }
             other => panic!("finished = {other}"),
         }
-        if !two_player {
+        if !two_player && num(row, endgame_at) == 0 {
+            // The stockpile is built only in the endgame.
             assert_eq!(num(row, rebuilds_at), 0, "{row:?}");
         }
     }
@@ -247,8 +262,23 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
         ));
     } else {
         want.push(format!(
-            "turns with two players left (two cards on the table): {}",
+            "turns after the first player is out (the endgame): {}",
             percent(endgame, all_turns, 2)
+        ));
+        let median = |mut xs: Vec<u64>| {
+            xs.sort_unstable();
+            xs[(xs.len() - 1) / 2]
+        };
+        let opening = all_turns - endgame;
+        want.push(format!(
+            "by phase: every player in: median {} turns, ties {}, nobody called {}; \
+             endgame: median {} turns (of games that reached it), ties {}, nobody called {}",
+            median(opening_turns),
+            percent(ties - end_ties, opening, 2),
+            percent(no_calls - end_no_calls, opening, 2),
+            median(endgame_turns),
+            percent(end_ties, endgame, 2),
+            percent(end_no_calls, endgame, 2),
         ));
     }
     // The bootstrap interval holds the median of the finished games.
@@ -257,11 +287,16 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool) {
     let median = finished_turns[(finished_turns.len() - 1) / 2];
     let line = stdout
         .lines()
-        .find_map(|l| l.strip_prefix("median turns per finished game, 95% bootstrap interval: "))
+        .find_map(|l| l.strip_prefix("turns per finished game, 95% bootstrap intervals: median "))
         .expect("the bootstrap line");
-    let (lo, hi) = line.split_once('-').unwrap();
+    let (median_part, p90_part) = line.split_once(", 90th percentile ").unwrap();
+    let (lo, hi) = median_part.split_once('-').unwrap();
     let (lo, hi): (u64, u64) = (lo.parse().unwrap(), hi.parse().unwrap());
     assert!(lo <= median && median <= hi, "{lo}-{hi} against {median}");
+    let p90 = finished_turns[(finished_turns.len() - 1) * 90 / 100];
+    let (lo, hi) = p90_part.split_once('-').unwrap();
+    let (lo, hi): (u64, u64) = (lo.parse().unwrap(), hi.parse().unwrap());
+    assert!(lo <= p90 && p90 <= hi, "{lo}-{hi} against {p90}");
     if finished < 120 {
         // Unfinished games counted at the cap of 800 turns, a bound.
         every_game.sort_unstable();

@@ -4,12 +4,12 @@
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use prime_solve::expr::{Brackets, Style};
-use prime_solve::game::{Endgame, Model};
+use prime_solve::game::{Endgame, Models};
 use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
@@ -291,6 +291,34 @@ impl StyleArgs {
     }
 }
 
+/// Where the player models come from.
+#[derive(Args)]
+pub struct ModelsArgs {
+    /// Player models and the table's timing from a TOML file (see
+    /// --print-models): its models join expert, club and novice, or replace
+    /// one of the same name.
+    #[arg(long, value_name = "FILE")]
+    pub models: Option<PathBuf>,
+    /// Print the player models (the built-in ones, with --models FILE's) as
+    /// TOML, and exit.
+    #[arg(long)]
+    pub print_models: bool,
+}
+
+impl ModelsArgs {
+    /// The built-in models, with the file's.
+    pub fn load(&self) -> Result<Models> {
+        let Some(path) = &self.models else {
+            return Ok(Models::default());
+        };
+        let shown = path.display().to_string();
+        let shown = prime_solve::echo::echo(&shown);
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the models file {shown}"))?;
+        Models::from_toml(&text).map_err(|e| anyhow::anyhow!("models file {shown}: {e}"))
+    }
+}
+
 /// How much memory a search may use.
 #[derive(Args)]
 pub struct MemoryArgs {
@@ -420,20 +448,24 @@ pub struct TableArgs {
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// One player model per seat, comma-separated: expert, club, novice
-    /// [default: three experts, or two with --two-player].
-    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = parse_model)]
-    pub players: Vec<Model>,
+    /// One player model per seat, comma-separated: expert, club, novice, or
+    /// a model of --models FILE [default: three experts, or two with
+    /// --two-player].
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub players: Vec<String>,
     /// The two-player game with an 18-card stockpile.
     #[arg(long)]
     pub two_player: bool,
-    /// Once a player is out (three or more players): play on with the
-    /// others' cards, or end the game and count the cards.
+    /// What the last two players do once the others are out (three or more
+    /// players): the two-player stockpile game, play on with two cards,
+    /// stop at the first player out (the most cards wins), or the one
+    /// behind (or ahead) turns two cards. See the README for why the
+    /// stockpile is the default.
     #[arg(
         long,
         value_enum,
         value_name = "HOW",
-        default_value = "two-cards",
+        default_value = "stockpile",
         conflicts_with = "two_player"
     )]
     pub endgame: Endgame,
@@ -462,6 +494,8 @@ pub struct SimulateArgs {
     /// Do not draw the progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub models: ModelsArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]
@@ -543,10 +577,6 @@ fn is_option(arg: &str) -> bool {
     } else {
         false
     }
-}
-
-fn parse_model(s: &str) -> Result<Model, String> {
-    s.parse()
 }
 
 /// The hand the tokens name under `faces`: one the pack can deal, or any
@@ -632,8 +662,8 @@ pub struct CribArgs {
 pub struct PlayArgs {
     /// The bots' models, one per bot: expert, club, novice (2-5 bots, or one
     /// with --two-player) [default: two club players, or one].
-    #[arg(long, value_delimiter = ',', value_name = "LIST", value_parser = parse_model)]
-    pub bots: Vec<Model>,
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub bots: Vec<String>,
     /// The two-player game with an 18-card stockpile, against one bot.
     #[arg(long)]
     pub two_player: bool,
@@ -653,6 +683,8 @@ pub struct PlayArgs {
     pub script: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub models: ModelsArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]

@@ -12,7 +12,7 @@ use prime_solve::engine::Solver;
 use prime_solve::game::live::{Finished, Made, Round};
 use prime_solve::game::play::{Duel, Game, Multi};
 use prime_solve::game::turn::Outcome;
-use prime_solve::game::{CallBook, Live, Model, Rng, Setup, Tally, Timing};
+use prime_solve::game::{CallBook, Live, Model, Rng, Setup, Tally};
 use prime_solve::practice::{counted, face};
 use prime_solve::words::plural;
 use prime_solve::{Rules, Value};
@@ -425,10 +425,17 @@ pub fn say(e: &Event) -> String {
 
 pub fn run(args: &PlayArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
+    let table_models = args.models.load()?;
+    if args.models.print_models {
+        print(&table_models.to_toml())?;
+        return Ok(Verdict::Yes);
+    }
     let bots: Vec<Model> = if args.bots.is_empty() {
         vec![Model::CLUB; if args.two_player { 1 } else { 2 }]
     } else {
-        args.bots.clone()
+        table_models
+            .lineup(&args.bots)
+            .map_err(anyhow::Error::msg)?
     };
     if args.two_player && bots.len() != 1 {
         bail!(
@@ -457,8 +464,8 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
     drop(spinner);
     // The person's seat has a model only to fill the place: it never calls.
     let mut models = vec![Model::EXPERT];
-    models.extend(&bots);
-    let setup = Setup::new(&book, models, rules.faces, Timing::default());
+    models.extend(bots.iter().cloned());
+    let setup = Setup::new(&book, models, rules.faces, table_models.timing);
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)

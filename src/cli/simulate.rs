@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use prime_solve::Rules;
-use prime_solve::game::{Model, Simulation, Summary, Timing, simulate};
+use prime_solve::game::{Endgame, Model, Simulation, Summary, simulate};
 use prime_solve::report::{File, json, simulation, write_file, write_files};
 use prime_solve::words::plural;
 
@@ -14,15 +14,20 @@ use super::args::{Format, SimulateArgs};
 use super::{Pool, Verdict, print, progress_bar, thread_pool, tick};
 
 pub fn run(args: &SimulateArgs) -> Result<Verdict> {
+    let models = args.models.load()?;
+    if args.models.print_models {
+        print(&models.to_toml())?;
+        return Ok(Verdict::Yes);
+    }
     let rules = args.rules.rules()?;
     let pool = thread_pool(args.threads)?;
     if let Some(path) = &args.study {
         return study(args, rules, &pool, path);
     }
     let players = if args.players.is_empty() {
-        vec![Model::EXPERT; if args.two_player { 2 } else { 3 }]
+        vec![models.get("expert").map_err(anyhow::Error::msg)?; if args.two_player { 2 } else { 3 }]
     } else {
-        args.players.clone()
+        models.lineup(&args.players).map_err(anyhow::Error::msg)?
     };
     let sim = Simulation {
         rules,
@@ -31,7 +36,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         games: args.games,
         seed: args.seed,
         max_turns: args.max_turns,
-        timing: Timing::default(),
+        timing: models.timing,
         endgame: args.endgame,
     };
     sim.validate()?;
@@ -61,44 +66,81 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
 
 /// The scenarios of `reports/simulation.md`.
 fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<Verdict> {
+    let models = args.models.load()?;
+    let model = |name: &str| models.get(name).map_err(anyhow::Error::msg);
+    let (expert, club, novice) = (model("expert")?, model("club")?, model("novice")?);
     let high_powers = Rules {
         powers: true,
         max_prime: None,
         ..rules
     };
-    let mixed = vec![Model::EXPERT, Model::CLUB, Model::NOVICE];
-    let scenarios: [(&str, Rules, Vec<Model>, bool); 7] = [
-        ("Three experts", rules, vec![Model::EXPERT; 3], false),
-        ("Mixed skills", rules, mixed.clone(), false),
-        ("Three club players", rules, vec![Model::CLUB; 3], false),
+    let mixed = vec![expert.clone(), club.clone(), novice.clone()];
+    let experts = vec![expert.clone(); 3];
+    let mut scenarios: Vec<(String, Rules, Vec<Model>, bool, Endgame)> = vec![
         (
-            "Two experts, two-player game",
+            "Three experts".into(),
             rules,
-            vec![Model::EXPERT; 2],
-            true,
-        ),
-        (
-            "Club against novice, two-player game",
-            rules,
-            vec![Model::CLUB, Model::NOVICE],
-            true,
-        ),
-        (
-            "Three experts, high primes and powers",
-            high_powers,
-            vec![Model::EXPERT; 3],
+            experts.clone(),
             false,
+            args.endgame,
         ),
         (
-            "Mixed skills, high primes and powers",
+            "Mixed skills".into(),
+            rules,
+            mixed.clone(),
+            false,
+            args.endgame,
+        ),
+        (
+            "Three club players".into(),
+            rules,
+            vec![club.clone(); 3],
+            false,
+            args.endgame,
+        ),
+        (
+            "Two experts, two-player game".into(),
+            rules,
+            vec![expert.clone(); 2],
+            true,
+            args.endgame,
+        ),
+        (
+            "Club against novice, two-player game".into(),
+            rules,
+            vec![club, novice],
+            true,
+            args.endgame,
+        ),
+        (
+            "Three experts, high primes and powers".into(),
+            high_powers,
+            experts.clone(),
+            false,
+            args.endgame,
+        ),
+        (
+            "Mixed skills, high primes and powers".into(),
             high_powers,
             mixed,
             false,
+            args.endgame,
         ),
     ];
+    for endgame in Endgame::ALL {
+        if endgame != args.endgame {
+            scenarios.push((
+                format!("Three experts, endgame {}", endgame.name()),
+                rules,
+                experts.clone(),
+                false,
+                endgame,
+            ));
+        }
+    }
     let bar = progress_bar(args.games * scenarios.len() as u64, "games", args.quiet);
     let mut runs = Vec::new();
-    for (name, rules, players, two_player) in scenarios {
+    for (name, rules, players, two_player, endgame) in scenarios {
         let sim = Simulation {
             rules,
             players,
@@ -106,12 +148,12 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
             games: args.games,
             seed: args.seed,
             max_turns: args.max_turns,
-            timing: Timing::default(),
-            endgame: args.endgame,
+            timing: models.timing,
+            endgame,
         };
         let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
         let summary = Summary::of(&sim, &records);
-        runs.push((name.to_string(), sim, summary));
+        runs.push((name, sim, summary));
     }
     bar.finish_and_clear();
     write_file(path, simulation::study(&runs).as_bytes()).context("cannot write the study")?;

@@ -305,7 +305,7 @@ mod tests {
 
     /// A game where the person holds 4, the bots 6 and 8 (spades).
     fn live(book: &CallBook, bots: Model) -> Live<'_> {
-        seated(book, [bots, bots, bots])
+        seated(book, [bots.clone(), bots.clone(), bots])
     }
 
     fn seated(book: &CallBook, models: [Model; 3]) -> Live<'_> {
@@ -339,12 +339,16 @@ mod tests {
 
     /// A bot that calls the easiest prime at exactly one second, never wrong.
     const STEADY: Model = Model {
-        name: "steady",
-        base_ms: 1000,
-        per_effort_ms: 0,
-        spread_ms: 0,
-        search_ms: 0,
-        mistakes_per_mille: 0,
+        name: std::borrow::Cow::Borrowed("steady"),
+        reach: 1_000.0,
+        base_ms: 1000.0,
+        per_weight_ms: 0.0,
+        per_digit_ms: 0.0,
+        sigma: 0.0,
+        search_ms: 0.0,
+        mistakes: 0.0,
+        mistakes_per_weight: 0.0,
+        mistakes_per_digit: 0.0,
         ..Model::CLUB
     };
 
@@ -354,7 +358,7 @@ mod tests {
         // Seat 1 calls 2 at 1000 ms; the person's 3 within the override
         // window takes the cards.
         let models = [STEADY, STEADY, Model::NOVICE];
-        let mut l = seated(&book, models);
+        let mut l = seated(&book, models.clone());
         let mut round = l.deal().unwrap();
         assert_eq!(round.bots[0].1.time_ms, 1000);
         l.call(&mut round, 2400, "(6*4)/8");

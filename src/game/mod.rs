@@ -12,7 +12,7 @@ pub mod turn;
 pub use calls::CallBook;
 pub use live::{Live, Tally};
 pub use play::{Duel, Endgame, Game, Multi, Record, Setup};
-pub use player::Model;
+pub use player::{Draws, Model, Models, Strategy};
 pub use rng::Rng;
 pub use sim::{Simulation, Summary, simulate};
 pub use turn::Timing;

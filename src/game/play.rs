@@ -88,9 +88,13 @@ pub struct Record {
     pub no_prime: u32,
     /// Two-player stockpile rebuilds.
     pub rebuilds: u32,
-    /// Combinations shown with only two players left in a game of three
-    /// or more (two cards on the table).
+    /// Combinations shown after the first player is out, in a game of
+    /// three or more: the endgame.
     pub endgame_turns: u32,
+    /// Of the ties and the combinations nobody called, those in the
+    /// endgame.
+    pub endgame_ties: u32,
+    pub endgame_no_calls: u32,
 }
 
 /// The combination on the table: who turned a card on it (and may call),
@@ -172,26 +176,74 @@ fn rebury(
     }
 }
 
-/// What happens in a game of three or more once a player is out of cards.
+/// What happens in a game of three or more once a player is out. While
+/// three or more players hold cards, each turns one; the variants differ in
+/// what the last two do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Endgame {
-    /// The others play on, one card each (two cards on the table when two
-    /// are left), until one player holds every card.
+    /// The last two play the rules' own two-player game: each gives their
+    /// top nine cards to a face-up stockpile whose top card is the third
+    /// card, rebuilt the same way when it is used up; a player who cannot
+    /// give nine cards, or has none left after giving them, loses.
     #[default]
+    Stockpile,
+    /// The last two play on, one card each (two cards on the table), until
+    /// one holds every card.
     TwoCards,
     /// The game ends when the first player is out: the most cards wins;
     /// between players tied on the most, the one who won the latest
     /// combination, and if none of them did, the game is a draw.
     FirstOut,
+    /// The last two play on, the one holding fewer cards turning two (on
+    /// equal piles, the lower seat), until one holds every card.
+    TrailingTwo,
+    /// The last two play on, the one holding more cards turning two (on
+    /// equal piles, the lower seat), until one holds every card.
+    LeadingTwo,
+}
+
+impl Endgame {
+    pub const ALL: [Endgame; 5] = [
+        Endgame::Stockpile,
+        Endgame::TwoCards,
+        Endgame::FirstOut,
+        Endgame::TrailingTwo,
+        Endgame::LeadingTwo,
+    ];
+
+    /// The name on the command line: `two-cards`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Endgame::Stockpile => "stockpile",
+            Endgame::TwoCards => "two-cards",
+            Endgame::FirstOut => "first-out",
+            Endgame::TrailingTwo => "trailing-two",
+            Endgame::LeadingTwo => "leading-two",
+        }
+    }
+
+    /// What the last two players do, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Endgame::Stockpile => "the last two play the two-player stockpile game",
+            Endgame::TwoCards => "the last two play on with two cards on the table",
+            Endgame::FirstOut => "over when the first player is out, the most cards winning",
+            Endgame::TrailingTwo => "the last two play on, the one behind turning two cards",
+            Endgame::LeadingTwo => "the last two play on, the one ahead turning two cards",
+        }
+    }
 }
 
 /// Three or more players: each turns a card; the winner of a combination
-/// takes its cards; a player with no cards is out; the last holder wins
-/// (or, with [`Endgame::FirstOut`], the most cards when the first is out).
+/// takes its cards; a player with no cards is out; the last two play as
+/// the [`Endgame`] says.
 pub struct Multi {
     pub piles: Vec<VecDeque<CardId>>,
     /// The combination being called on, (player, card), if any.
     table: Vec<(usize, CardId)>,
+    /// The stockpile of the last two ([`Endgame::Stockpile`]), top card
+    /// last.
+    stock: Vec<CardId>,
     record: Record,
     endgame: Endgame,
     /// Who won the latest combination, for the first-out tie-break.
@@ -215,6 +267,7 @@ impl Multi {
         Multi {
             piles,
             table: Vec::new(),
+            stock: Vec::new(),
             record: Record::default(),
             endgame: Endgame::default(),
             last_winner: None,
@@ -238,49 +291,123 @@ impl Multi {
             _ => self.last_winner.filter(|w| leaders.contains(w)),
         }
     }
+
+    /// Players still in: holding cards or with a card on the table.
+    fn live_players(&self) -> usize {
+        (0..self.piles.len())
+            .filter(|&p| !self.piles[p].is_empty() || self.table.iter().any(|&(q, _)| q == p))
+            .count()
+    }
+
+    /// Turns up a new combination; `false` once the game is over (its
+    /// winner recorded).
+    fn turn_up(&mut self, rng: &mut Rng) -> bool {
+        let active: Vec<usize> = (0..self.piles.len())
+            .filter(|&p| !self.piles[p].is_empty())
+            .collect();
+        if active.len() <= 1 {
+            self.record.winner = active.first().copied();
+            return false;
+        }
+        if active.len() < self.piles.len() && self.endgame == Endgame::FirstOut {
+            self.record.winner = self.leader();
+            return false;
+        }
+        let last_two = active.len() == 2 && self.piles.len() > 2;
+        // Who turns two cards, if anyone.
+        let double = match (last_two, self.endgame) {
+            (true, Endgame::TrailingTwo | Endgame::LeadingTwo) => {
+                let [a, b] = [active[0], active[1]];
+                let (la, lb) = (self.piles[a].len(), self.piles[b].len());
+                let a_turns = if self.endgame == Endgame::TrailingTwo {
+                    la <= lb
+                } else {
+                    la >= lb
+                };
+                Some(if a_turns { a } else { b })
+            }
+            _ => None,
+        };
+        if last_two && self.endgame == Endgame::Stockpile && self.stock.is_empty() {
+            // A new round of the two-player game.
+            let [a, b] = [active[0], active[1]];
+            if let Err(loser) = rebuild(&mut self.piles, [a, b], &mut self.stock, rng) {
+                self.record.rebuilds += u32::from(!self.stock.is_empty());
+                self.record.winner = Some(if loser == a { b } else { a });
+                return false;
+            }
+            self.record.rebuilds += 1;
+        }
+        for p in active {
+            let card = self.piles[p].pop_front().expect("active");
+            self.table.push((p, card));
+            if double == Some(p)
+                && let Some(second) = self.piles[p].pop_front()
+            {
+                self.table.push((p, second));
+            }
+        }
+        true
+    }
+}
+
+/// A new stockpile for the two-player game from the players `seats`: each
+/// gives their top [`STOCK_SHARE`] cards, shuffled together. `Err` with the
+/// player who loses: the first who cannot give them (nothing is moved), or
+/// who has no card left after giving them.
+fn rebuild(
+    piles: &mut [VecDeque<CardId>],
+    seats: [usize; 2],
+    stock: &mut Vec<CardId>,
+    rng: &mut Rng,
+) -> Result<(), usize> {
+    if let Some(&short) = seats.iter().find(|&&p| piles[p].len() < STOCK_SHARE) {
+        return Err(short);
+    }
+    for p in seats {
+        stock.extend(piles[p].drain(..STOCK_SHARE));
+    }
+    rng.shuffle(stock);
+    match seats.iter().find(|&&p| piles[p].is_empty()) {
+        Some(&empty) => Err(empty),
+        None => Ok(()),
+    }
 }
 
 impl Game for Multi {
-    fn show(&mut self, _rng: &mut Rng) -> Option<Shown> {
-        if self.table.is_empty() {
-            let active: Vec<usize> = (0..self.piles.len())
-                .filter(|&p| !self.piles[p].is_empty())
-                .collect();
-            if active.len() <= 1 {
-                self.record.winner = active.first().copied();
-                return None;
-            }
-            if self.endgame == Endgame::FirstOut && active.len() < self.piles.len() {
-                self.record.winner = self.leader();
-                return None;
-            }
-            for p in active {
-                let card = self.piles[p].pop_front().expect("active");
-                self.table.push((p, card));
-            }
+    fn show(&mut self, rng: &mut Rng) -> Option<Shown> {
+        if self.table.is_empty() && !self.turn_up(rng) {
+            return None;
         }
         self.record.turns += 1;
-        self.record.endgame_turns += u32::from(self.table.len() == 2);
-        Some(Shown {
-            seats: self.table.iter().map(|&(p, _)| p).collect(),
-            cards: self.table.iter().map(|&(_, c)| c).collect(),
-        })
+        self.record.endgame_turns += u32::from(self.piles.len() > self.live_players());
+        let mut cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
+        if let Some(&top) = self.stock.last() {
+            cards.push(top);
+        }
+        let mut seats: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
+        seats.dedup();
+        Some(Shown { seats, cards })
     }
 
     fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng) {
+        let endgame = u32::from(self.piles.len() > self.live_players());
         match outcome {
             Outcome::Win(w) => {
-                let won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
+                let mut won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
+                won.extend(self.stock.pop());
                 self.piles[*w].extend(won);
                 self.last_winner = Some(*w);
             }
             Outcome::Tie(players) => {
                 self.record.ties += 1;
+                self.record.endgame_ties += endgame;
                 rebury(&mut self.table, &mut self.piles, players, rng);
             }
             Outcome::NoCall => {
                 self.record.no_calls += 1;
                 self.record.no_prime += u32::from(impossible);
+                self.record.endgame_no_calls += endgame;
                 let everyone: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
                 rebury(&mut self.table, &mut self.piles, &everyone, rng);
             }
@@ -290,6 +417,7 @@ impl Game for Multi {
     fn cards(&self) -> Vec<CardId> {
         let mut all: Vec<CardId> = self.piles.iter().flatten().copied().collect();
         all.extend(self.table.iter().map(|&(_, c)| c));
+        all.extend(&self.stock);
         all
     }
 
@@ -299,6 +427,10 @@ impl Game for Multi {
 
     fn table(&self) -> &[(usize, CardId)] {
         &self.table
+    }
+
+    fn stock(&self) -> Option<&[CardId]> {
+        (!self.stock.is_empty()).then_some(&self.stock[..])
     }
 
     fn record(&self) -> &Record {
@@ -355,23 +487,12 @@ impl Game for Duel {
         if self.table.is_empty() {
             if self.stock.is_empty() {
                 // A new round: each contributes their top nine cards.
-                for p in 0..2 {
-                    if self.piles[p].len() < STOCK_SHARE {
-                        self.lose(p);
-                        return None;
-                    }
+                if let Err(loser) = rebuild(&mut self.piles, [0, 1], &mut self.stock, rng) {
+                    self.record.rebuilds += u32::from(!self.stock.is_empty());
+                    self.lose(loser);
+                    return None;
                 }
-                for p in 0..2 {
-                    self.stock.extend(self.piles[p].drain(..STOCK_SHARE));
-                }
-                rng.shuffle(&mut self.stock);
                 self.record.rebuilds += 1;
-                for p in 0..2 {
-                    if self.piles[p].is_empty() {
-                        self.lose(p);
-                        return None;
-                    }
-                }
             }
             for p in 0..2 {
                 match self.piles[p].pop_front() {
@@ -451,19 +572,24 @@ mod tests {
     use crate::game::player::Strategy;
     use crate::rules::Rules;
 
-    /// A player with no randomness in timing.
+    /// A player with no randomness: finds every prime, calls after
+    /// exactly `base_ms`, wrongly for `mistakes_per_mille` 1000.
     fn steady(base_ms: u32, mistakes_per_mille: u32, strategy: Strategy) -> Model {
         Model {
-            name: "steady",
-            reach: 20,
+            name: "steady".into(),
+            reach: 1_000.0,
             knows: Needs::default(),
-            largest_prime: 1_000,
-            base_ms,
-            per_effort_ms: 0,
-            spread_ms: 0,
-            search_ms: 0,
+            known_primes: 1_000,
+            base_ms: f64::from(base_ms),
+            per_weight_ms: 0.0,
+            per_digit_ms: 0.0,
+            sigma: 0.0,
+            search_ms: 0.0,
             strategy,
-            mistakes_per_mille,
+            mistakes: f64::from(mistakes_per_mille),
+            mistakes_per_weight: 0.0,
+            mistakes_per_digit: 0.0,
+            ..Model::EXPERT
         }
     }
 
@@ -530,7 +656,8 @@ mod tests {
         assert_eq!(game.record().winner, Some(1));
         assert_whole_pack_of(&game, 5);
         // Under the two-card endgame the same position plays on.
-        let mut on = Multi::from_piles(piles(&[4, 1], &[6, 9], &[8]));
+        let mut on =
+            Multi::from_piles(piles(&[4, 1], &[6, 9], &[8])).with_endgame(Endgame::TwoCards);
         assert!(!on.step(&setup, &mut rng));
         assert!(!on.step(&setup, &mut rng));
         // Tied on the most cards: the latest combination's winner wins; if
@@ -572,8 +699,9 @@ mod tests {
     #[test]
     fn equal_calls_at_once_bury_the_tied_cards() {
         let twin = steady(1000, 0, Strategy::First);
+        let twin = || twin.clone();
         let game = one_step(
-            [twin, twin, steady(9000, 0, Strategy::First)],
+            [twin(), twin(), steady(9000, 0, Strategy::First)],
             [&[4, 1], &[6, 2], &[8, 3]],
             3,
         );
@@ -672,51 +800,73 @@ mod tests {
         assert_eq!(game.record().winner, Some(1));
     }
 
+    /// Plays a game step by step, checking that all 54 cards are somewhere
+    /// after every step; the record at the end (or at `cap` steps).
+    fn conserve(game: &mut dyn Game, setup: &Setup, rng: &mut Rng, cap: u32) -> Record {
+        for _ in 0..cap {
+            assert_whole_pack(game);
+            if game.step(setup, rng) {
+                assert_whole_pack(game);
+                game.record_mut().finished = true;
+                break;
+            }
+        }
+        game.record().clone()
+    }
+
     #[test]
-    fn every_card_stays_in_play_in_random_games() {
-        let book = book();
-        for seed in 0..40 {
-            let setup = Setup::new(
-                &book,
-                vec![Model::EXPERT, Model::CLUB, Model::NOVICE],
-                Faces::Five,
-                Timing::default(),
-            );
-            let mut rng = Rng::for_game(seed, 0);
-            let mut game = Multi::deal(3, &mut rng);
-            for _ in 0..3_000 {
-                assert_whole_pack(&game);
-                if game.step(&setup, &mut rng) {
-                    let holders = game.piles.iter().filter(|p| !p.is_empty()).count();
-                    assert_eq!(holders, 1);
-                    break;
-                }
-            }
-            // The first-out endgame: equal experts, so the game is long
-            // enough to reach it; it ends the moment a pile is empty.
-            let equals = Setup::new(
-                &book,
-                vec![Model::EXPERT; 3],
-                Faces::Five,
-                Timing::default(),
-            );
-            let mut rng = Rng::for_game(seed, 2);
-            let mut game = Multi::deal(3, &mut rng).with_endgame(Endgame::FirstOut);
-            let mut ended = false;
-            for _ in 0..20_000 {
-                assert_whole_pack(&game);
-                let out = game.piles.iter().any(VecDeque::is_empty) && game.table.is_empty();
-                if game.step(&equals, &mut rng) {
-                    assert!(out, "ends only when a player is out");
-                    let most = game.piles.iter().map(VecDeque::len).max().unwrap();
-                    if let Some(w) = game.record().winner {
-                        assert_eq!(game.piles[w].len(), most);
+    fn every_card_stays_in_play_under_every_endgame() {
+        let book = CallBook::new(Rules::default(), &[2, 3, 4]).unwrap();
+        let lineups = [
+            vec![Model::EXPERT; 3],
+            vec![Model::EXPERT, Model::CLUB, Model::NOVICE],
+            vec![Model::CLUB; 4],
+        ];
+        for endgame in Endgame::ALL {
+            for (l, players) in lineups.iter().enumerate() {
+                let setup = Setup::new(&book, players.clone(), Faces::Five, Timing::default());
+                let mut finished = 0;
+                for seed in 0..6 {
+                    let mut rng = Rng::for_game(seed, l as u64);
+                    let mut game = Multi::deal(players.len(), &mut rng).with_endgame(endgame);
+                    let r = conserve(&mut game, &setup, &mut rng, 6_000);
+                    assert!(r.endgame_turns <= r.turns);
+                    assert!(r.endgame_ties <= r.ties && r.endgame_no_calls <= r.no_calls);
+                    if !r.finished {
+                        continue;
                     }
-                    ended = true;
-                    break;
+                    finished += 1;
+                    let holders = game.piles.iter().filter(|p| !p.is_empty()).count();
+                    match endgame {
+                        // Over with the first player out: the winner holds
+                        // the most.
+                        Endgame::FirstOut => {
+                            assert!(game.piles.iter().any(VecDeque::is_empty));
+                            let most = game.piles.iter().map(VecDeque::len).max().unwrap();
+                            if let Some(w) = r.winner {
+                                assert_eq!(game.piles[w].len(), most);
+                            }
+                        }
+                        // The loser could not give nine cards, or had none
+                        // left: at most two hold cards, and the winner is
+                        // one of them.
+                        Endgame::Stockpile => {
+                            assert!(holders <= 2, "{endgame:?}");
+                            let w = r.winner.expect("a stockpile game has a winner");
+                            assert!(!game.piles[w].is_empty());
+                        }
+                        _ => {
+                            assert_eq!(holders, 1, "{endgame:?}");
+                            assert_eq!(game.piles[r.winner.unwrap()].len(), PACK_SIZE);
+                        }
+                    }
+                }
+                // Equal experts under the first-out and stockpile endgames
+                // always finish well within the cap.
+                if matches!(endgame, Endgame::FirstOut | Endgame::Stockpile) {
+                    assert_eq!(finished, 6, "{endgame:?} {l}");
                 }
             }
-            assert!(ended, "seed {seed}: a first-out game ends");
         }
         let book = CallBook::new(Rules::default(), &[3]).unwrap();
         for seed in 0..40 {
@@ -728,12 +878,54 @@ mod tests {
             );
             let mut rng = Rng::for_game(seed, 1);
             let mut game = Duel::deal(&mut rng);
-            for _ in 0..3_000 {
-                assert_whole_pack(&game);
-                if game.step(&setup, &mut rng) {
-                    break;
-                }
-            }
+            conserve(&mut game, &setup, &mut rng, 3_000);
         }
+    }
+
+    #[test]
+    fn the_player_behind_or_ahead_turns_two_cards() {
+        let first = |ms| steady(ms, 0, Strategy::First);
+        let book = CallBook::new(Rules::default(), &[2, 3]).unwrap();
+        let setup = Setup::new(
+            &book,
+            vec![first(1000), first(2000), first(3000)],
+            Faces::Five,
+            Timing::default(),
+        );
+        // Player 2 is out; player 0 holds two cards, player 1 three.
+        let piles = || vec![pile(&[2, 3]), pile(&[4, 6, 8]), VecDeque::new()];
+        let mut rng = Rng::new(1);
+        let mut trailing = Multi::from_piles(piles()).with_endgame(Endgame::TrailingTwo);
+        let shown = trailing.show(&mut rng).unwrap();
+        assert_eq!(shown.cards, [spade(2), spade(3), spade(4)]);
+        assert_eq!(shown.seats, [0, 1]);
+        let mut leading = Multi::from_piles(piles()).with_endgame(Endgame::LeadingTwo);
+        assert_eq!(
+            leading.show(&mut rng).unwrap().cards,
+            [spade(2), spade(4), spade(6)]
+        );
+        // The stockpile endgame: both short of nine cards, the first loses
+        // at once.
+        let mut stock = Multi::from_piles(piles()).with_endgame(Endgame::Stockpile);
+        assert!(stock.step(&setup, &mut rng));
+        assert_eq!(stock.record().winner, Some(1));
+        // With enough cards the last two give nine each to a stockpile
+        // whose top card is the third card, won with the combination.
+        let cards: Vec<CardId> = (0..PACK_SIZE as CardId).collect();
+        let big = vec![
+            cards[..20].iter().copied().collect(),
+            cards[20..54].iter().copied().collect(),
+            VecDeque::new(),
+        ];
+        let mut stock = Multi::from_piles(big).with_endgame(Endgame::Stockpile);
+        let shown = stock.show(&mut rng).unwrap();
+        assert_eq!(shown.cards.len(), 3);
+        assert_eq!(stock.stock().unwrap().len(), 18);
+        assert_eq!(stock.record().rebuilds, 1);
+        assert_eq!(stock.record().endgame_turns, 1);
+        stock.settle(&Outcome::Win(0), false, &mut rng);
+        assert_eq!(stock.stock().unwrap().len(), 17);
+        assert_eq!(stock.piles[0].len(), 20 - 9 - 1 + 3);
+        assert_whole_pack(&stock);
     }
 }

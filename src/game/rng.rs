@@ -31,6 +31,11 @@ impl Rng {
         ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
     }
 
+    /// Uniform in [0, 1), from the top 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
     /// True with probability `per_mille` / 1000.
     pub fn chance(&mut self, per_mille: u32) -> bool {
         self.below(1000) < u64::from(per_mille)

@@ -18,7 +18,7 @@ use crate::rules::RulesError;
 use crate::words::plural;
 
 /// What to simulate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Simulation {
     pub rules: Rules,
     /// One model per seat.
@@ -129,36 +129,54 @@ pub fn wilson(k: usize, n: usize) -> [f64; 2] {
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
-/// How many resamples [`bootstrap_median`] draws.
+/// How many resamples [`bootstrap`] draws.
 pub const BOOTSTRAP_RESAMPLES: usize = 1000;
 
-/// A 95% percentile-bootstrap interval for the median of `xs` (the
-/// median as [`Spread`] takes it): the 2.5th and 97.5th percentiles of the
-/// medians of [`BOOTSTRAP_RESAMPLES`] resamples drawn with replacement,
-/// from a generator seeded by `seed`, so the same run gives the same
-/// interval. `None` for no values.
+/// The `pct`th percentile of sorted `xs` as [`Spread`] takes it.
+fn percentile(sorted: &[u32], pct: usize) -> u32 {
+    sorted[(sorted.len() - 1) * pct / 100]
+}
+
+/// 95% percentile-bootstrap intervals for the `pcts`th percentiles of `xs`
+/// (as [`Spread`] takes them): the 2.5th and 97.5th percentiles of each
+/// statistic over [`BOOTSTRAP_RESAMPLES`] resamples drawn with
+/// replacement, from a generator seeded by `seed`, so the same run gives
+/// the same intervals. `None` for no values.
 ///
 /// # Panics
 /// Never: every index drawn is below the number of values.
-pub fn bootstrap_median(xs: &[u32], seed: u64) -> Option<[u32; 2]> {
+pub fn bootstrap(xs: &[u32], pcts: &[usize], seed: u64) -> Option<Vec<[u32; 2]>> {
     if xs.is_empty() {
         return None;
     }
     let mut rng = Rng::for_game(seed, u64::MAX);
     let n = xs.len();
     let mut sample = vec![0u32; n];
-    let mut medians: Vec<u32> = (0..BOOTSTRAP_RESAMPLES)
-        .map(|_| {
-            for slot in &mut sample {
-                *slot = xs[usize::try_from(rng.below(n as u64)).expect("below n")];
-            }
-            let mid = (n - 1) * 50 / 100;
-            *sample.select_nth_unstable(mid).1
-        })
-        .collect();
-    medians.sort_unstable();
-    let at = |q: usize| medians[(BOOTSTRAP_RESAMPLES - 1) * q / 1000];
-    Some([at(25), at(975)])
+    let mut stats: Vec<Vec<u32>> = vec![Vec::with_capacity(BOOTSTRAP_RESAMPLES); pcts.len()];
+    for _ in 0..BOOTSTRAP_RESAMPLES {
+        for slot in &mut sample {
+            *slot = xs[usize::try_from(rng.below(n as u64)).expect("below n")];
+        }
+        sample.sort_unstable();
+        for (stat, &pct) in stats.iter_mut().zip(pcts) {
+            stat.push(percentile(&sample, pct));
+        }
+    }
+    Some(
+        stats
+            .into_iter()
+            .map(|mut stat| {
+                stat.sort_unstable();
+                let at = |q: usize| stat[(BOOTSTRAP_RESAMPLES - 1) * q / 1000];
+                [at(25), at(975)]
+            })
+            .collect(),
+    )
+}
+
+/// A 95% bootstrap interval for the median of `xs` ([`bootstrap`]).
+pub fn bootstrap_median(xs: &[u32], seed: u64) -> Option<[u32; 2]> {
+    bootstrap(xs, &[50], seed).map(|v| v[0])
 }
 
 /// A distribution of whole numbers: mean, median and percentiles.
@@ -182,7 +200,7 @@ impl Spread {
             return None;
         }
         xs.sort_unstable();
-        let at = |pct: usize| xs[(xs.len() - 1) * pct / 100];
+        let at = |pct: usize| percentile(&xs, pct);
         let sum: u128 = xs.iter().map(|&x| u128::from(x)).sum();
         Some(Spread {
             count: xs.len(),
@@ -202,8 +220,10 @@ pub struct Summary {
     pub finished: usize,
     /// Turns of the finished games.
     pub turns: Option<Spread>,
-    /// A 95% percentile-bootstrap interval for the median of `turns`.
+    /// 95% percentile-bootstrap intervals for the median and the 90th
+    /// percentile of `turns`.
     pub turns_median_interval: Option<[u32; 2]>,
+    pub turns_p90_interval: Option<[u32; 2]>,
     /// Turns of every game, an unfinished one counted at the cap (its true
     /// length is at least that): the median and percentiles that do not
     /// drop the longest games.
@@ -211,14 +231,29 @@ pub struct Summary {
     pub tie_rate: Ratio,
     pub no_call_rate: Ratio,
     pub no_prime_rate: Ratio,
-    /// Turns played with two players left (games of three or more).
+    /// Turns played after the first player is out (games of three or
+    /// more): the endgame.
     pub endgame_rate: Ratio,
+    /// The game in its two phases (games of three or more): before the
+    /// first player is out, and after.
+    pub phases: Option<[Phase; 2]>,
     /// Wins per seat, in seat order.
     pub wins: Vec<usize>,
     /// Finished games without a winner (a first-out game tied on cards).
     pub draws: usize,
     /// Stockpile rebuilds of finished two-player games.
     pub rebuilds: Option<Spread>,
+}
+
+/// One phase of the games of a run: its length in the finished games that
+/// reached it, and how its turns went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Phase {
+    /// Turns of the phase in each finished game that played it.
+    pub turns: Option<Spread>,
+    /// Shares of the phase's turns (over all games).
+    pub tie_rate: Ratio,
+    pub no_call_rate: Ratio,
 }
 
 impl Summary {
@@ -232,6 +267,11 @@ impl Summary {
         let rate = |f: fn(&Record) -> u32| {
             Ratio::new(records.iter().map(|r| u128::from(f(r))).sum(), total_turns)
         };
+        let intervals = bootstrap(
+            &finished.iter().map(|r| r.turns).collect::<Vec<_>>(),
+            &[50, 90],
+            sim.seed,
+        );
         let mut wins = vec![0; sim.players.len()];
         for r in &finished {
             if let Some(w) = r.winner {
@@ -243,10 +283,9 @@ impl Summary {
             finished: finished.len(),
             turns: Spread::of(finished.iter().map(|r| r.turns).collect()),
             all_turns: Spread::of(records.iter().map(|r| r.turns).collect()),
-            turns_median_interval: bootstrap_median(
-                &finished.iter().map(|r| r.turns).collect::<Vec<_>>(),
-                sim.seed,
-            ),
+            turns_median_interval: intervals.as_ref().map(|v| v[0]),
+            turns_p90_interval: intervals.as_ref().map(|v| v[1]),
+            phases: (!sim.two_player).then(|| phases(records)),
             tie_rate: rate(|r| r.ties),
             no_call_rate: rate(|r| r.no_calls),
             no_prime_rate: rate(|r| r.no_prime),
@@ -260,6 +299,31 @@ impl Summary {
             },
         }
     }
+}
+
+/// The opening (every player in) and the endgame (after the first is out).
+fn phases(records: &[Record]) -> [Phase; 2] {
+    let share = |k: u32, n: u32| Ratio::new(u128::from(k), u128::from(n.max(1)));
+    let sum = |f: &dyn Fn(&Record) -> u32| records.iter().map(f).sum::<u32>();
+    let (turns, end) = (sum(&|r| r.turns), sum(&|r| r.endgame_turns));
+    let finished = || records.iter().filter(|r| r.finished);
+    [
+        Phase {
+            turns: Spread::of(finished().map(|r| r.turns - r.endgame_turns).collect()),
+            tie_rate: share(sum(&|r| r.ties - r.endgame_ties), turns - end),
+            no_call_rate: share(sum(&|r| r.no_calls - r.endgame_no_calls), turns - end),
+        },
+        Phase {
+            turns: Spread::of(
+                finished()
+                    .filter(|r| r.endgame_turns > 0)
+                    .map(|r| r.endgame_turns)
+                    .collect(),
+            ),
+            tie_rate: share(sum(&|r| r.endgame_ties), end),
+            no_call_rate: share(sum(&|r| r.endgame_no_calls), end),
+        },
+    ]
 }
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -282,6 +346,20 @@ pub enum SimError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bootstrap_intervals_hold_percentiles_too() {
+        let xs: Vec<u32> = (0..3000).map(|i| (i * 7919) % 1000).collect();
+        let v = bootstrap(&xs, &[50, 90], 5).unwrap();
+        let s = Spread::of(xs.clone()).unwrap();
+        assert!(v[0][0] <= s.median && s.median <= v[0][1], "{v:?}");
+        assert!(v[1][0] <= s.p90 && s.p90 <= v[1][1], "{v:?}");
+        assert!(
+            v[1][0] > v[0][1],
+            "the 90th percentile lies above the median"
+        );
+        assert_eq!(bootstrap_median(&xs, 5), Some(v[0]));
+    }
 
     #[test]
     fn bootstrap_intervals_hold_the_median_and_shrink_with_more_data() {

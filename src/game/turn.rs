@@ -6,10 +6,34 @@ use crate::game::player::Call;
 
 /// How close two calls must be to count as one moment, and how long after
 /// the first valid call a higher prime may still override it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Timing {
     pub tie_window_ms: u32,
     pub override_window_ms: u32,
+}
+
+impl Timing {
+    /// Checks that the windows make sense: a tie window shorter than the
+    /// override window, both under a minute.
+    ///
+    /// # Errors
+    /// A sentence saying which window is out of range.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.override_window_ms > 60_000 {
+            return Err(format!(
+                "the override window must be at most 60000 ms, not {}",
+                self.override_window_ms
+            ));
+        }
+        if self.tie_window_ms > self.override_window_ms {
+            return Err(format!(
+                "the tie window ({} ms) must not be longer than the override window ({} ms)",
+                self.tie_window_ms, self.override_window_ms
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Timing {

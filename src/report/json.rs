@@ -156,7 +156,7 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
         "schema": SCHEMA,
         "rule_set": sim.rules.name(),
         "rules": rules(&sim.rules),
-        "players": sim.players.iter().map(|m| m.name).collect::<Vec<_>>(),
+        "players": sim.players.iter().map(|m| &*m.name).collect::<Vec<_>>(),
         "two_player": sim.two_player,
         "games": s.games,
         "seed": sim.seed,
@@ -165,11 +165,20 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
         "unfinished": s.games - s.finished,
         "turns_of_finished": spread(&s.turns),
         "median_turns_interval95": s.turns_median_interval,
+        "p90_turns_interval95": s.turns_p90_interval,
+        "phases": s.phases.as_ref().map(|[opening, endgame]| {
+            let phase = |p: &crate::game::sim::Phase| serde_json::json!({
+                "turns": spread(&p.turns),
+                "tie_rate": ratio(p.tie_rate),
+                "no_call_rate": ratio(p.no_call_rate),
+            });
+            serde_json::json!({ "opening": phase(opening), "endgame": phase(endgame) })
+        }),
         "tie_rate": ratio(s.tie_rate),
         "no_call_rate": ratio(s.no_call_rate),
         "no_prime_rate": ratio(s.no_prime_rate),
         "endgame_rate": ratio(s.endgame_rate),
-        "endgame": if sim.endgame == crate::game::Endgame::FirstOut { "first-out" } else { "two-cards" },
+        "endgame": sim.endgame.name(),
         "draws": s.draws,
         "wins": wins,
         "rebuilds_of_finished": spread(&s.rebuilds),

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::game::sim::{Simulation, Spread, Summary, wilson};
-use crate::game::{Endgame, Record};
+use crate::game::Record;
+use crate::game::sim::{Phase, Simulation, Spread, Summary, wilson};
 use crate::report::plot::{Lengths, length_chart};
 use crate::words::plural;
 
@@ -27,6 +27,8 @@ pub fn games_csv(sim: &Simulation, records: &[Record]) -> String {
         "no_prime",
         "rebuilds",
         "endgame_turns",
+        "endgame_ties",
+        "endgame_no_calls",
     ])
     .expect("writing to memory");
     for (i, r) in records.iter().enumerate() {
@@ -44,6 +46,8 @@ pub fn games_csv(sim: &Simulation, records: &[Record]) -> String {
             r.no_prime.to_string(),
             r.rebuilds.to_string(),
             r.endgame_turns.to_string(),
+            r.endgame_ties.to_string(),
+            r.endgame_no_calls.to_string(),
         ])
         .expect("writing to memory");
     }
@@ -68,7 +72,7 @@ fn spread(s: &Option<Spread>) -> String {
 pub fn players(sim: &Simulation) -> String {
     sim.players
         .iter()
-        .map(|m| m.name)
+        .map(|m| &*m.name)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -77,11 +81,9 @@ pub fn players(sim: &Simulation) -> String {
 pub fn text(sim: &Simulation, s: &Summary) -> String {
     let mut out = String::new();
     let kind = if sim.two_player {
-        "two-player game with a stockpile"
-    } else if sim.endgame == Endgame::FirstOut {
-        "game of turned cards, over when the first player is out"
+        "two-player game with a stockpile".to_string()
     } else {
-        "game of turned cards"
+        format!("game of turned cards; {}", sim.endgame.describe())
     };
     let _ = writeln!(
         out,
@@ -100,10 +102,10 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         plural(sim.max_turns, "turn", "turns")
     );
     let _ = writeln!(out, "turns per finished game: {}", spread(&s.turns));
-    if let Some([lo, hi]) = s.turns_median_interval {
+    if let (Some([lo, hi]), Some([lo90, hi90])) = (s.turns_median_interval, s.turns_p90_interval) {
         let _ = writeln!(
             out,
-            "median turns per finished game, 95% bootstrap interval: {lo}-{hi}"
+            "turns per finished game, 95% bootstrap intervals: median {lo}-{hi}, 90th percentile {lo90}-{hi90}"
         );
     }
     if let (Some(all), true) = (&s.all_turns, s.finished < s.games) {
@@ -130,11 +132,26 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         s.no_call_rate.percent(2),
         s.no_prime_rate.percent(2)
     );
-    if !sim.two_player {
+    if let Some([opening, endgame]) = &s.phases {
         let _ = writeln!(
             out,
-            "turns with two players left (two cards on the table): {}",
+            "turns after the first player is out (the endgame): {}",
             s.endgame_rate.percent(2)
+        );
+        let median = |p: &Phase| {
+            p.turns
+                .as_ref()
+                .map_or("none".to_string(), |t| format!("median {}", t.median))
+        };
+        let _ = writeln!(
+            out,
+            "by phase: every player in: {} turns, ties {}, nobody called {}; endgame: {} turns (of games that reached it), ties {}, nobody called {}",
+            median(opening),
+            opening.tie_rate.percent(2),
+            opening.no_call_rate.percent(2),
+            median(endgame),
+            endgame.tie_rate.percent(2),
+            endgame.no_call_rate.percent(2)
         );
     }
     let wins: Vec<String> = s
@@ -171,7 +188,7 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
     // The same by model, for seats that share one.
     let mut by_model: Vec<(&str, usize, usize)> = Vec::new();
     for (seat, &w) in s.wins.iter().enumerate() {
-        let name = sim.players[seat].name;
+        let name = &*sim.players[seat].name;
         match by_model.iter_mut().find(|(n, ..)| *n == name) {
             Some((_, wins, seats)) => {
                 *wins += w;
@@ -232,30 +249,39 @@ pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
     let _ = writeln!(out, "# Prime Time in play: simulated games\n");
     let _ = writeln!(
         out,
-        "Each run plays {} from seed {} with the full rules (see the README for the \
-         player models); a game is stopped as unfinished after {}.\n",
+        "Each run plays {} from seed {} with the full rules and the built-in player \
+         models (see the README: who finds which prime, how fast, how often wrongly); a \
+         game is stopped as unfinished after {}. Intervals are 95%: bootstrap for turn \
+         counts, Wilson for win shares.\n",
         plural(runs.first().map_or(0, |r| r.1.games), "game", "games"),
         runs.first().map_or(0, |r| r.1.seed),
         plural(runs.first().map_or(0, |r| r.1.max_turns), "turn", "turns")
     );
     let _ = writeln!(
         out,
-        "| scenario | rules | players | finished | median turns | 90th pct turns | ties | nobody called | two players left | wins by seat |"
+        "| scenario | rules | players | endgame | finished | median turns | 90th pct turns | ties | nobody called | endgame turns | wins by seat |"
     );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let with_interval = |v: Option<u32>, i: Option<[u32; 2]>| match (v, i) {
+        (Some(v), Some([lo, hi])) => format!("{v} ({lo}-{hi})"),
+        _ => "-".to_string(),
+    };
     for (name, sim, s) in runs {
         let wins: Vec<String> = s.wins.iter().map(|w| w.to_string()).collect();
         let _ = writeln!(
             out,
-            "| {name} | `{}` | {} | {} of {} | {} | {} | {} | {} | {} | {} |",
+            "| {name} | `{}` | {} | {} | {} of {} | {} | {} | {} | {} | {} | {} |",
             sim.rules.name(),
             players(sim),
+            if sim.two_player {
+                "-"
+            } else {
+                sim.endgame.name()
+            },
             s.finished,
             s.games,
-            s.turns
-                .as_ref()
-                .map_or("-".into(), |t| t.median.to_string()),
-            s.turns.as_ref().map_or("-".into(), |t| t.p90.to_string()),
+            with_interval(s.turns.as_ref().map(|t| t.median), s.turns_median_interval),
+            with_interval(s.turns.as_ref().map(|t| t.p90), s.turns_p90_interval),
             s.tie_rate.percent(2),
             s.no_call_rate.percent(2),
             if sim.two_player {
@@ -278,6 +304,26 @@ pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
     out
 }
 
+/// The median length with its interval in words: `243 turns (95%
+/// interval 234-250)`.
+fn median_words(s: &Summary) -> String {
+    match (&s.turns, s.turns_median_interval) {
+        (Some(t), Some([lo, hi])) => format!(
+            "{} (95% interval {lo}-{hi})",
+            plural(t.median, "turn", "turns")
+        ),
+        _ => "- turns".to_string(),
+    }
+}
+
+/// Whether two runs' median lengths differ beyond their intervals.
+fn medians_differ(a: &Summary, b: &Summary) -> bool {
+    match (a.turns_median_interval, b.turns_median_interval) {
+        (Some(x), Some(y)) => x[1] < y[0] || y[1] < x[0],
+        _ => false,
+    }
+}
+
 /// The study's questions, answered from its runs (found by scenario name).
 fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
     let find = |name: &str| {
@@ -285,50 +331,80 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             .find(|(n, ..)| n == name)
             .map(|(_, sim, s)| (sim, s))
     };
-    // The median length in words: `19 turns`.
-    let median = |s: &Summary| {
-        s.turns
-            .as_ref()
-            .map_or("- turns".to_string(), |t| plural(t.median, "turn", "turns"))
-    };
     let share = |s: &Summary, seat: usize| {
-        crate::ratio::Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1)
+        let [lo, hi] = wilson(s.wins[seat], s.finished);
+        format!(
+            "{} ({:.1}-{:.1}%)",
+            crate::ratio::Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1),
+            lo * 100.0,
+            hi * 100.0
+        )
     };
     let _ = writeln!(out, "## Answers\n");
     if let Some((sim, s)) = find("Three experts") {
         let _ = writeln!(
             out,
-            "- **Three equal experts, rules as written: does the game end?** Usually, but \
-             slowly: {} of {} games end within {} (median {}). {} of all turns \
-             come after one player is out, with only two cards on the table, and {} of all \
-             turns show a combination that makes no prime at all (two-card combinations such \
-             as 4 5 often do; no three-card one does), so the cards are buried and turned \
-             again. The two-card endgame is what makes the game long; {} \
-             ({} / {} / {}).",
+            "- **Three equal experts, rules as written, endgame `{}`: does the game end?** \
+             {} of {} games end within {}, in a median of {}; {} of all turns come after \
+             the first player is out. {} ({} / {} / {}).",
+            sim.endgame.name(),
             s.finished,
             s.games,
             plural(sim.max_turns, "turn", "turns"),
-            median(s),
+            median_words(s),
             s.endgame_rate.percent(1),
-            s.no_prime_rate.percent(1),
             if seats_overlap(s) {
-                "the seats win alike, within their 95% intervals"
+                "The seats win alike, within their 95% intervals"
             } else {
-                "the seats do not win alike: their 95% intervals do not all overlap"
+                "The seats do not win alike: their 95% intervals do not all overlap"
             },
             share(s, 0),
             share(s, 1),
             share(s, 2)
         );
     }
+    let endgames: Vec<(&Simulation, &Summary)> = runs
+        .iter()
+        .filter(|(n, sim, _)| {
+            (n == "Three experts" || n.starts_with("Three experts, endgame ")) && !sim.two_player
+        })
+        .map(|(_, sim, s)| (sim, s))
+        .collect();
+    if endgames.len() > 1 {
+        let each: Vec<String> = endgames
+            .iter()
+            .map(|(sim, s)| {
+                let unfinished = s.games - s.finished;
+                format!(
+                    "`{}` {}{}, no prime on {} of turns",
+                    sim.endgame.name(),
+                    median_words(s),
+                    if unfinished > 0 {
+                        format!(", {unfinished} of {} unfinished", s.games)
+                    } else {
+                        String::new()
+                    },
+                    s.no_prime_rate.percent(1)
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "- **Which endgame?** Between three experts, median length of finished games: {}. \
+             An endgame with two cards on the table shows combinations that make no prime \
+             (two-card hands such as 4 5 often do; no three-card one does).",
+            each.join("; ")
+        );
+    }
     if let Some((_, s)) = find("Mixed skills") {
         let _ = writeln!(
             out,
-            "- **Mixed skills** (expert, club, novice): the expert wins {} of finished games, \
-             in a median of {}: going for the highest prime and calling within the \
-             override window takes nearly every combination.",
+            "- **Mixed skills** (expert, club, novice): the expert wins {} of finished \
+             games, the club player {}, the novice {}, in a median of {}.",
             share(s, 0),
-            median(s)
+            share(s, 1),
+            share(s, 2),
+            median_words(s)
         );
     }
     if let Some((_, s)) = find("Two experts, two-player game") {
@@ -340,18 +416,12 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             });
         let _ = writeln!(
             out,
-            "- **Two-player game** (two experts): {} ({} of {}), in a median of \
-             {} and {}; a loser is found when one player cannot \
-             give nine cards. Ties are frequent ({} of turns) because equal players call the \
-             same highest prime at the same moment.",
-            if s.finished == s.games {
-                "every game ends"
-            } else {
-                "not every game ends within the turn limit"
-            },
+            "- **Two-player game** (two experts): {} of {} games end, in a median of {} \
+             and {}; a loser is found when one player cannot give nine cards. {} of turns \
+             are ties.",
             s.finished,
             s.games,
-            median(s),
+            median_words(s),
             rebuilds,
             s.tie_rate.percent(1)
         );
@@ -360,23 +430,25 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         find("Three experts"),
         find("Three experts, high primes and powers"),
     ) {
-        let same = plain == rich;
         let _ = writeln!(
             out,
-            "- **With --high-primes --powers**: between three equal experts the games are {}. \
-             Between mixed players the expert still wins{}.",
-            if same {
-                "exactly the same: every race between identical players is decided by the \
-                 same random draws whatever prime they call, and the same two-card \
-                 combinations fail"
+            "- **With --high-primes --powers**, between three equal experts: median {} \
+             against {} under the rules as written ({}); ties on {} of turns against {}. \
+             The players' models find each prime with a chance that falls with the \
+             weight of its witness and its size, so equal players call different primes \
+             and a house rule can change who wins (see `reports/house-rules.md`).{}",
+            median_words(rich),
+            median_words(plain),
+            if medians_differ(plain, rich) {
+                "the intervals do not overlap"
             } else {
-                "different"
+                "within each other's intervals"
             },
-            find("Mixed skills, high primes and powers").map_or(String::new(), |(_, s)| format!(
-                " {} of games, in a median of {}",
-                share(s, 0),
-                median(s)
-            ))
+            rich.tie_rate.percent(1),
+            plain.tie_rate.percent(1),
+            find("Mixed skills, high primes and powers").map_or(String::new(), |(_, s)| {
+                format!(" Between mixed players the expert wins {}.", share(s, 0))
+            })
         );
     }
     let _ = writeln!(out);
