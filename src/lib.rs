@@ -1,6 +1,7 @@
 //! prime-solve: an exact solver and analyst for David Parlett's card game
 //! *Prime Time*. Cards → rules → expressions → enumeration → referee.
 
+pub mod advise;
 pub mod analysis;
 mod arith;
 mod card;

@@ -71,6 +71,26 @@ impl Ratio {
     }
 }
 
+impl Ord for Ratio {
+    /// By value: cross-multiplied exactly, or (beyond 128 bits) compared as
+    /// floating point.
+    fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
+        match (
+            self.num.checked_mul(other.den),
+            other.num.checked_mul(self.den),
+        ) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => self.to_f64().total_cmp(&other.to_f64()),
+        }
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Ratio) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl Add for Ratio {
     type Output = Ratio;
     fn add(self, other: Ratio) -> Ratio {
@@ -96,6 +116,14 @@ impl fmt::Display for Ratio {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratios_order_by_value() {
+        assert!(Ratio::new(1, 3) < Ratio::new(1, 2));
+        assert!(Ratio::new(2, 4) == Ratio::new(1, 2));
+        assert!(Ratio::new(7, 3) > Ratio::new(2, 1));
+        assert!(Ratio::new(u128::MAX, 3) > Ratio::new(u128::MAX / 2, 3));
+    }
 
     #[test]
     fn arithmetic_and_printing() {

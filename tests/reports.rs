@@ -87,6 +87,23 @@ fn committed_reports_are_what_the_commands_write() {
 }
 
 #[test]
+fn the_committed_house_rule_report_is_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("house-rules.md");
+    prime_solve()
+        .args(["advise", "--quiet", "--out"])
+        .arg(&path)
+        .assert()
+        .success();
+    let fresh = fs::read_to_string(&path).unwrap();
+    let saved = fs::read_to_string(committed().join("house-rules.md")).unwrap();
+    assert!(
+        fresh == saved,
+        "reports/house-rules.md differs: regenerate it (README)"
+    );
+}
+
+#[test]
 fn the_committed_simulation_study_is_reproducible() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("simulation.md");
@@ -334,6 +351,7 @@ fn committed_reports_read_well() {
         "crib-five.pdf",
         "crib-rank.pdf",
         "simulation.md",
+        "house-rules.md",
     ] {
         assert!(
             std::path::Path::new("reports").join(linked).is_file(),
@@ -341,6 +359,7 @@ fn committed_reports_read_well() {
         );
     }
     assert!(index.contains("](simulation.md)"));
+    assert!(index.contains("](house-rules.md)"));
     // The highest prime with functions and no ceiling is set by the bound.
     assert!(index.contains("| 19916886627792001 † |"));
     assert!(index.contains("| 109 |"));

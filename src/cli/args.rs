@@ -63,6 +63,12 @@ pub enum Command {
         after_help = "Examples:\n  prime-solve simulate\n  prime-solve simulate --players expert,club,novice --games 5000\n  prime-solve simulate --two-player --players expert,novice --out /tmp/duel\n  prime-solve simulate --study reports/simulation.md"
     )]
     Simulate(SimulateArgs),
+    /// The house-rule advisor: what each house rule does to the game, exact
+    /// and simulated, set against Parlett's own advice.
+    #[command(
+        after_help = "Examples:\n  prime-solve advise\n  prime-solve advise --out reports/house-rules.md\n  prime-solve advise --games 500 --format json"
+    )]
+    Advise(AdviseArgs),
     /// A drill: deal hands, time your calls, see every answer and a score.
     #[command(
         after_help = "Examples:\n  prime-solve practice\n  prime-solve practice --rounds 20 --faces rank --time-limit 30 --history drill.csv\n  prime-solve practice --history drill.csv --stats\n  printf '6*4/8\\n\\n' | prime-solve practice --seed 1 --rounds 2 --format json"
@@ -500,6 +506,40 @@ pub struct SimulateArgs {
     pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub struct AdviseArgs {
+    /// Games per line-up and house rule.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = parse_games, allow_negative_numbers = true)]
+    pub games: u64,
+    /// The seed: the same seed gives the same report for any thread count.
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Stop a game as unfinished after this many turns.
+    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    pub max_turns: u32,
+    /// Write the report as Markdown to FILE (reports/house-rules.md).
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print the report as Markdown text, or as one JSON object (see the README).
+    #[arg(short, long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Write witnesses with ASCII operators (* / ^ T ! sqrt).
+    #[arg(long)]
+    pub ascii: bool,
+    #[command(flatten)]
+    pub style: StyleArgs,
+    /// Worker threads [default: one per core]. Results are the same for any number.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
+    pub threads: Option<u16>,
+    /// Do not draw the progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub models: ModelsArgs,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {

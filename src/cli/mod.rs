@@ -1,6 +1,7 @@
 //! The command-line layer: parses arguments, runs a command, prints, and
 //! turns every failure into one line on stderr and exit code 2.
 
+mod advise;
 mod analyze;
 mod args;
 mod check;
@@ -34,6 +35,7 @@ impl Command {
             Command::Analyze(a) => Some(&a.memory),
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
+            Command::Advise(a) => Some(&a.memory),
             Command::Crib(a) => Some(&a.memory),
             Command::Play(a) => Some(&a.memory),
             Command::Check(_)
@@ -69,6 +71,7 @@ pub fn run() -> ExitCode {
         Command::Analyze(a) => analyze::run(&a),
         Command::Table(a) => table::run(&a),
         Command::Simulate(a) => simulate::run(&a),
+        Command::Advise(a) => advise::run(&a),
         Command::Practice(a) => practice::run(&a),
         Command::Crib(a) => crib::run(&a),
         Command::Play(a) => play::run(&a),

@@ -3,6 +3,7 @@
 
 pub mod calls;
 pub mod live;
+pub mod paired;
 pub mod play;
 pub mod player;
 pub mod rng;
@@ -11,6 +12,7 @@ pub mod turn;
 
 pub use calls::CallBook;
 pub use live::{Live, Tally};
+pub use paired::{PairedRun, paired};
 pub use play::{Duel, Endgame, Game, Multi, Record, Setup};
 pub use player::{Draws, Model, Models, Strategy};
 pub use rng::Rng;

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use crate::card::Card;
 use crate::deck::pack;
 use crate::game::calls::{CallBook, Callable};
-use crate::game::player::{Call, Model};
+use crate::game::player::{Call, Draws, Model};
 use crate::game::rng::Rng;
 use crate::game::turn::{Outcome, Timing, resolve};
 use crate::hand::Hand;
@@ -60,10 +60,23 @@ impl<'a> Setup<'a> {
         seats: &[usize],
         rng: &mut Rng,
     ) -> Vec<(usize, Call)> {
+        let draws: Vec<Draws> = seats.iter().map(|_| Draws::draw(rng)).collect();
+        self.calls_with(cards, seats, &draws)
+    }
+
+    /// The calls the models of `seats` make on `cards` with these draws,
+    /// one per seat.
+    pub fn calls_with(
+        &self,
+        cards: &[CardId],
+        seats: &[usize],
+        draws: &[Draws],
+    ) -> Vec<(usize, Call)> {
         let options = self.options(cards);
         seats
             .iter()
-            .filter_map(|&p| self.players[p].call(options, rng).map(|c| (p, c)))
+            .zip(draws)
+            .filter_map(|(&p, d)| self.players[p].decide(options, d).map(|c| (p, c)))
             .collect()
     }
 

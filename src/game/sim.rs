@@ -61,7 +61,7 @@ impl Simulation {
 
     /// The hand sizes a game can show: two to the number of players (a
     /// player with no cards is out), or three with the stockpile.
-    fn hand_sizes(&self) -> Vec<usize> {
+    pub(crate) fn hand_sizes(&self) -> Vec<usize> {
         if self.two_player {
             vec![3]
         } else {
@@ -337,6 +337,10 @@ pub enum SimError {
     Players { got: usize, two_player: bool },
     #[error("nothing to play: the games and the turns a game may last must be at least 1")]
     Empty,
+    #[error("paired games need the same kind of game and the same number of players")]
+    Unpaired,
+    #[error("{0}")]
+    Model(String),
     #[error(transparent)]
     Rules(#[from] RulesError),
     #[error(transparent)]

@@ -108,6 +108,11 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
     )?;
     writeln!(
         out,
+        "- [House rules](house-rules.md): what each house rule does to the game, exact and \
+         simulated, against Parlett's own advice (`prime-solve advise`)."
+    )?;
+    writeln!(
+        out,
         "- The rules and every decision the tool makes: `docs/rules.md` in the repository."
     )?;
     Ok(())

@@ -1,6 +1,7 @@
 //! Reports: each format renders text from an analysis; `write` puts files
 //! and folders of them in place without half-written states.
 
+pub mod advice;
 pub mod crib;
 pub mod csv;
 pub mod grid;

@@ -1,0 +1,49 @@
+//! `prime-solve advise`: the house-rule advisor.
+
+use anyhow::{Context, Result};
+
+use prime_solve::advise::{Plan, advise, games_played};
+use prime_solve::report::{advice, write_file};
+
+use super::args::{AdviseArgs, Format};
+use super::{Verdict, print, progress_bar, thread_pool, tick};
+
+pub fn run(args: &AdviseArgs) -> Result<Verdict> {
+    let models = args.models.load()?;
+    if args.models.print_models {
+        print(&models.to_toml())?;
+        return Ok(Verdict::Yes);
+    }
+    let pool = thread_pool(args.threads)?;
+    let plan = Plan {
+        models,
+        games: args.games,
+        seed: args.seed,
+        max_turns: args.max_turns,
+    };
+    let bar = progress_bar(games_played(&plan), "games", args.quiet);
+    let found = pool.install(|| advise(&plan, &|| tick(&bar)))?;
+    bar.finish_and_clear();
+    let style = args.style.style(args.ascii);
+    let markdown = advice::markdown(&plan, &found, style);
+    if let Some(path) = &args.out {
+        write_file(path, markdown.as_bytes()).context("cannot write the report")?;
+    }
+    match args.format {
+        Format::Json => {
+            print(&(serde_json::to_string_pretty(&advice::json(&plan, &found, style))? + "\n"))?
+        }
+        Format::Text if args.out.is_some() => print(&format!(
+            "report written to {}\n",
+            prime_solve::echo::echo(
+                &args
+                    .out
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            )
+        ))?,
+        Format::Text => print(&markdown)?,
+    }
+    Ok(Verdict::Yes)
+}

@@ -1,0 +1,387 @@
+//! `reports/house-rules.md` and `advise --format json`: the house-rule
+//! advisor's figures, and Parlett's recommendations set against them.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value as Json, json};
+
+use crate::advise::{Advice, Exact, Lineup, Plan, Remark, as_written};
+use crate::expr::Style;
+use crate::game::sim::{Summary, wilson};
+use crate::ratio::Ratio;
+use crate::report::json::{SCHEMA, ratio, rules};
+use crate::report::simulation::players;
+use crate::words::{number, plural};
+
+/// `count` of the deals as a percentage.
+fn share(count: u64, e: &Exact) -> String {
+    Ratio::new(u128::from(count), u128::from(e.deals)).percent(1)
+}
+
+/// `a → b` for two figures.
+fn pair(a: &str, b: &str) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a} → {b}")
+    }
+}
+
+/// A win share with its Wilson interval: `21.4% (19.6-23.3%)`.
+fn wins(s: &Summary, seat: usize) -> String {
+    let [lo, hi] = wilson(s.wins[seat], s.finished);
+    format!(
+        "{} ({:.1}-{:.1}%)",
+        Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1),
+        lo * 100.0,
+        hi * 100.0
+    )
+}
+
+/// The median length of finished games with its interval.
+fn median(s: &Summary) -> String {
+    match (&s.turns, s.turns_median_interval) {
+        (Some(t), Some([lo, hi])) => format!("{} ({lo}-{hi})", t.median),
+        _ => "-".to_string(),
+    }
+}
+
+fn changed(l: &Lineup) -> Ratio {
+    Ratio::new(u128::from(l.changed), u128::from(l.turns.max(1)))
+}
+
+fn lineup<'a>(a: &'a Advice, name: &str) -> Option<&'a Lineup> {
+    a.lineups.iter().find(|l| l.name == name)
+}
+
+/// The ignorer's share and whether it falls below a third (its interval
+/// entirely under 1/3).
+fn ignorer(a: &Advice) -> Option<(String, bool)> {
+    let l = a.lineups.iter().find(|l| l.unaware.is_some())?;
+    let seat = l.unaware?;
+    let [_, hi] = wilson(l.with_summary.wins[seat], l.with_summary.finished);
+    Some((wins(&l.with_summary, seat), hi < 1.0 / 3.0))
+}
+
+/// A sentence, from the numbers, on whether they bear out Parlett's remark.
+pub fn verdict(a: &Advice) -> String {
+    let e = &a.exact;
+    let equals = lineup(a, "three experts").map_or(String::new(), |l| {
+        format!(
+            "Between equal experts it changes the outcome of {} of combinations.",
+            changed(l).percent(1)
+        )
+    });
+    let ignoring = ignorer(a).map_or(String::new(), |(w, below)| {
+        format!(
+            " A player who ignores it wins {w} of games against two experts who use it{}.",
+            if below {
+                ", below the third an equal player wins"
+            } else {
+                ", not below a third within the interval"
+            }
+        )
+    });
+    let weight = |i: usize| e.mean_weight[i].decimal(2);
+    match a.rule.remark {
+        Remark::HighPrimes => match ignorer(a) {
+            Some((w, true)) => format!(
+                "**Supported.** A player who does not know three-figure primes wins {w} of games \
+                 against two who do, below the third an equal player wins: the rule rewards \
+                 knowing primes by heart, as Parlett warns. {equals}"
+            ),
+            Some((w, false)) => format!(
+                "**Not borne out by the models.** A player who does not know three-figure primes \
+                 still wins {w} of games against two who do. {equals}"
+            ),
+            None => equals,
+        },
+        Remark::Juxtapose => {
+            let easier = e.hard[1] < e.hard[0] && e.mean_primes[1] > e.mean_primes[0];
+            format!(
+                "{} Mean primes per deal go from {} to {} and hard deals from {} to {}, while \
+                 the quickest call weighs {} on average against {} as written. {equals}{ignoring}",
+                if easier {
+                    "**Supported in its reason.** Juxtaposition makes deals easier to score on, \
+                     which suits children and takes arithmetic out of the game for others."
+                } else {
+                    "**Not supported.** Juxtaposition does not make deals easier."
+                },
+                e.mean_primes[0].decimal(2),
+                e.mean_primes[1].decimal(2),
+                share(e.hard[0], e),
+                share(e.hard[1], e),
+                weight(1),
+                weight(0),
+            )
+        }
+        Remark::Faces => {
+            let better = e.single_prime[1] < e.single_prime[0];
+            format!(
+                "{} With face cards at 5, {} of deals make a single prime; with this rule {}. \
+                 Deals with no prime: {} as written, {} with it. Mean primes per deal {}. \
+                 {equals}",
+                if better {
+                    "**An answer to the problem with 5.**"
+                } else {
+                    "**No answer to the problem with 5.**"
+                },
+                share(e.single_prime[0], e),
+                share(e.single_prime[1], e),
+                e.failing[0],
+                e.failing[1],
+                pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2))
+            )
+        }
+        Remark::Powers => {
+            let good = e.lost == 0 && e.mean_primes[1] > e.mean_primes[0];
+            format!(
+                "{} Powers rescue {} and lose {} of the deals, and raise the mean primes per \
+                 deal from {} to {}; the quickest call changes on {} of deals. {equals}{ignoring}",
+                if good {
+                    "**Consistent with it.** The game gets richer and no deal gets worse."
+                } else {
+                    "**Mixed.**"
+                },
+                e.rescued,
+                e.lost,
+                e.mean_primes[0].decimal(2),
+                e.mean_primes[1].decimal(2),
+                share(e.quickest_changed, e)
+            )
+        }
+        Remark::Functions => format!(
+            "**Parlett leaves it open.** The numbers: mean primes per deal {}, the quickest \
+             call changes on {} of deals and weighs {} against {}, deals with no prime {} → {}. \
+             {equals}{ignoring}",
+            pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2)),
+            share(e.quickest_changed, e),
+            weight(1),
+            weight(0),
+            e.failing[0],
+            e.failing[1]
+        ),
+        Remark::Combination => format!(
+            "Mean primes per deal {}, deals with no prime {} → {}, the quickest call changes on \
+             {} of deals. {equals}{ignoring}",
+            pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2)),
+            e.failing[0],
+            e.failing[1],
+            share(e.quickest_changed, e)
+        ),
+    }
+}
+
+/// `reports/house-rules.md`.
+pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
+    let mut out = String::from("# House rules: what each does to Prime Time\n\n");
+    let base = as_written();
+    let deals = advice.first().map_or(0, |a| a.exact.deals);
+    let _ = writeln!(
+        out,
+        "Each of the seed's house rules, alone and in combinations a table might choose, \
+         against the rules as written (`{}`: {}). Exact figures are over all {} three-card \
+         deals, equally likely. Simulated figures: {} per line-up from seed {}, three players, \
+         the stockpile endgame, the built-in player models (see the README); every \
+         combination is played with the rule and resolved again without it on the same \
+         draws, so \"combinations changed\" counts turns whose outcome the rule alone \
+         decides. Intervals are 95% (bootstrap for turns, Wilson for wins). A deal is *hard* \
+         when its quickest call weighs 4 or more or it makes at most two primes.\n",
+        base.name(),
+        base.describe(),
+        crate::words::number(usize::try_from(deals).unwrap_or(usize::MAX)),
+        plural(plan.games, "game", "games"),
+        plan.seed
+    );
+    let _ = writeln!(out, "## At a glance\n");
+    let _ = writeln!(
+        out,
+        "| house rule | rule set | deals with no prime | mean primes per deal | quickest call changes | mean weight of quickest call | hard deals | combinations changed, equal experts | combinations changed, mixed skills | ignorer's wins | median turns, equal experts |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for a in advice {
+        let e = &a.exact;
+        let equals = lineup(a, "three experts");
+        let mixed = lineup(a, "expert, club, novice");
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            a.rule.name,
+            a.rule.rules.name(),
+            pair(&e.failing[0].to_string(), &e.failing[1].to_string()),
+            pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2)),
+            share(e.quickest_changed, e),
+            pair(&e.mean_weight[0].decimal(2), &e.mean_weight[1].decimal(2)),
+            pair(&share(e.hard[0], e), &share(e.hard[1], e)),
+            equals.map_or("-".into(), |l| changed(l).percent(1)),
+            mixed.map_or("-".into(), |l| changed(l).percent(1)),
+            ignorer(a).map_or("-".into(), |(w, _)| w),
+            equals.map_or("-".into(), |l| pair(
+                &median(&l.without_summary),
+                &median(&l.with_summary)
+            )),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n`a → b`: as written → with the rule. The ignorer is an expert who does not use the \
+         rule (for high primes: knows primes only up to 97), seated against two experts who do; \
+         an equal player wins a third.\n"
+    );
+    let _ = writeln!(out, "## Parlett's advice against the numbers\n");
+    for a in advice {
+        if a.rule.remark == Remark::Combination {
+            continue;
+        }
+        let _ = writeln!(out, "### {}\n", a.rule.name);
+        let _ = writeln!(out, "> {}\n", a.rule.remark.quote());
+        let _ = writeln!(out, "{}\n", verdict(a));
+    }
+    let _ = writeln!(out, "### Combinations\n");
+    for a in advice {
+        if a.rule.remark == Remark::Combination {
+            let _ = writeln!(
+                out,
+                "- **{}** (`{}`): {}",
+                a.rule.name,
+                a.rule.rules.name(),
+                verdict(a)
+            );
+        }
+    }
+    let _ = writeln!(out, "\n## Each rule in detail\n");
+    for a in advice {
+        details(a, style, &mut out);
+    }
+    out
+}
+
+fn details(a: &Advice, style: Style, out: &mut String) {
+    let e = &a.exact;
+    let _ = writeln!(out, "### {} (`{}`)\n", a.rule.name, a.rule.rules.name());
+    let _ = writeln!(
+        out,
+        "- Deals with no prime: {} as written, {} with the rule ({} rescued, {} lost).",
+        e.failing[0], e.failing[1], e.rescued, e.lost
+    );
+    let _ = writeln!(
+        out,
+        "- Deals with a single prime: {} → {}; the highest prime changes on {} of deals, the quickest call on {}.",
+        share(e.single_prime[0], e),
+        share(e.single_prime[1], e),
+        share(e.highest_changed, e),
+        share(e.quickest_changed, e)
+    );
+    let weights: Vec<String> = e
+        .weights
+        .iter()
+        .map(|(w, n)| format!("{w}: {}", share(*n, e)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "- Weight of the quickest call, share of deals: {}.",
+        weights.join(", ")
+    );
+    let hardest: Vec<String> = e
+        .hardest
+        .iter()
+        .filter_map(|h| {
+            let s = h.simplest.as_ref()?;
+            Some(format!(
+                "{} ({}, quickest {} = {}, weight {})",
+                h.hand,
+                plural(h.primes.len(), "prime", "primes"),
+                s.prime,
+                s.say(style),
+                s.weight
+            ))
+        })
+        .collect();
+    let _ = writeln!(out, "- Hardest hands: {}.\n", hardest.join("; "));
+    let _ = writeln!(
+        out,
+        "| line-up | combinations changed | median turns, as written → with | ties | nobody called | wins by seat, with the rule |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    for l in &a.lineups {
+        let seats: Vec<String> = (0..l.with.players.len())
+            .map(|s| format!("{} {}", l.with.players[s], wins(&l.with_summary, s)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} ({}) | {} of {} | {} | {} | {} | {} |",
+            l.name,
+            players(&l.with),
+            changed(l).percent(1),
+            number(usize::try_from(l.turns).unwrap_or(usize::MAX)),
+            pair(&median(&l.without_summary), &median(&l.with_summary)),
+            pair(
+                &l.without_summary.tie_rate.percent(1),
+                &l.with_summary.tie_rate.percent(1)
+            ),
+            pair(
+                &l.without_summary.no_call_rate.percent(1),
+                &l.with_summary.no_call_rate.percent(1)
+            ),
+            seats.join(", ")
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// `advise --format json`.
+pub fn json(plan: &Plan, advice: &[Advice], style: Style) -> Json {
+    let ratio_of = |k: u64, e: &Exact| ratio(Ratio::new(u128::from(k), u128::from(e.deals)));
+    let rules_json: Vec<Json> = advice
+        .iter()
+        .map(|a| {
+            let e = &a.exact;
+            json!({
+                "name": a.rule.name,
+                "rule_set": a.rule.rules.name(),
+                "rules": rules(&a.rule.rules),
+                "parlett": a.rule.remark.quote(),
+                "verdict": verdict(a),
+                "exact": {
+                    "deals": e.deals,
+                    "failing": e.failing,
+                    "rescued": e.rescued,
+                    "lost": e.lost,
+                    "mean_primes": [ratio(e.mean_primes[0]), ratio(e.mean_primes[1])],
+                    "single_prime": e.single_prime,
+                    "highest_changed": ratio_of(e.highest_changed, e),
+                    "quickest_changed": ratio_of(e.quickest_changed, e),
+                    "mean_weight": [ratio(e.mean_weight[0]), ratio(e.mean_weight[1])],
+                    "hard": e.hard,
+                    "weights": e.weights.iter().map(|(w, n)| json!({"weight": w, "deals": n})).collect::<Vec<_>>(),
+                    "hardest": e.hardest.iter().map(|h| json!({
+                        "hand": h.hand.values(),
+                        "primes": h.primes.len(),
+                        "quickest": h.simplest.as_ref().map(|s| crate::report::json::call(s, style)),
+                    })).collect::<Vec<_>>(),
+                },
+                "lineups": a.lineups.iter().map(|l| json!({
+                    "name": l.name,
+                    "players": l.with.players.iter().map(|m| &*m.name).collect::<Vec<_>>(),
+                    "turns": l.turns,
+                    "changed": l.changed,
+                    "changed_share": ratio(changed(l)),
+                    "unaware_seat": l.unaware.map(|s| s + 1),
+                    "with": crate::report::json::simulation(&l.with, &l.with_summary),
+                    "median_turns_as_written": l.without_summary.turns.as_ref().map(|t| t.median),
+                    "median_turns_as_written_interval95": l.without_summary.turns_median_interval,
+                    "tie_rate_as_written": ratio(l.without_summary.tie_rate),
+                    "no_call_rate_as_written": ratio(l.without_summary.no_call_rate),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "schema": SCHEMA,
+        "as_written": rules(&as_written()),
+        "games_per_lineup": plan.games,
+        "seed": plan.seed,
+        "max_turns": plan.max_turns,
+        "house_rules": rules_json,
+    })
+}
