@@ -35,7 +35,8 @@ fn exact_figures_agree_with_the_sweep() {
         // probability of a failing deal for the rule set.
         let scratch = tempfile::tempdir().unwrap();
         let mut cmd = prime_solve();
-        cmd.args(["analyze", "-q", "-f", "json", "-o"]).arg(scratch.path());
+        cmd.args(["analyze", "-q", "-f", "json", "-o"])
+            .arg(scratch.path());
         cmd.args(flags(set));
         let a = json(&cmd.assert().success().get_output().stdout);
         let failing = exact["failing"][1].as_u64().unwrap();

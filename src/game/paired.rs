@@ -6,9 +6,8 @@
 use rayon::prelude::*;
 
 use crate::game::calls::CallBook;
-use crate::game::play::{Duel, Game, Multi, Record, Setup};
+use crate::game::play::{Record, Setup};
 use crate::game::player::Draws;
-use crate::game::rng::Rng;
 use crate::game::sim::{SimError, Simulation};
 use crate::game::turn::resolve;
 
@@ -79,12 +78,7 @@ pub fn paired(
     let games: Vec<(Record, u64, u64)> = (0..played.games)
         .into_par_iter()
         .map(|index| {
-            let mut rng = Rng::for_game(played.seed, index);
-            let mut game: Box<dyn Game> = if played.two_player {
-                Box::new(Duel::deal(&mut rng))
-            } else {
-                Box::new(Multi::deal(played.players.len(), &mut rng).with_endgame(played.endgame))
-            };
+            let (mut game, mut rng) = played.deal(index);
             let (mut turns, mut changed) = (0, 0);
             while game.record().turns < played.max_turns {
                 let Some(shown) = game.show(&mut rng) else {

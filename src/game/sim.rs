@@ -61,6 +61,17 @@ impl Simulation {
 
     /// The hand sizes a game can show: two to the number of players (a
     /// player with no cards is out), or three with the stockpile.
+    /// Game `index` of the run, dealt, and the generator it goes on with.
+    pub(crate) fn deal(&self, index: u64) -> (Box<dyn Game>, Rng) {
+        let mut rng = Rng::for_game(self.seed, index);
+        let game: Box<dyn Game> = if self.two_player {
+            Box::new(Duel::deal(&mut rng))
+        } else {
+            Box::new(Multi::deal(self.players.len(), &mut rng).with_endgame(self.endgame))
+        };
+        (game, rng)
+    }
+
     pub(crate) fn hand_sizes(&self) -> Vec<usize> {
         if self.two_player {
             vec![3]
@@ -101,12 +112,7 @@ pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record
     let records = (0..sim.games)
         .into_par_iter()
         .map(|index| {
-            let mut rng = Rng::for_game(sim.seed, index);
-            let mut game: Box<dyn Game> = if sim.two_player {
-                Box::new(Duel::deal(&mut rng))
-            } else {
-                Box::new(Multi::deal(sim.players.len(), &mut rng).with_endgame(sim.endgame))
-            };
+            let (mut game, mut rng) = sim.deal(index);
             let record = play(game.as_mut(), &setup, sim.max_turns, &mut rng);
             tick();
             record
