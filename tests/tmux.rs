@@ -128,10 +128,10 @@ fn play_in_a_terminal() {
     // An empty Enter passes: the bots' calls are shown with their times.
     t.keys(&["Enter"]);
     t.wait_for("club 2 calls 5");
-    t.wait_for("club 2 and club 1 called the same prime at once");
+    t.wait_for("club 1 and club 2 called the same prime at once");
     t.keys(&["Enter"]);
     t.wait_for("turn 2 ");
-    // The club players need 2.8 s for 9 5 5; typing at once wins.
+    // The club players need 1.9 s for 9 5 5; typing at once wins.
     t.keys(&["9+5+5", "Enter"]);
     t.wait_for("you win 9♣ K♠ J♦ with 19");
     // A resize redraws the whole table.

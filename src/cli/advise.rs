@@ -18,8 +18,8 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
     let plan = Plan {
         models,
         games: args.games,
-        seed: args.seed,
-        max_turns: args.max_turns,
+        seed: args.run.seed,
+        max_turns: args.run.max_turns,
     };
     let bar = progress_bar(games_played(&plan), "games", args.quiet);
     let found = pool.install(|| advise(&plan, &|| tick(&bar)))?;

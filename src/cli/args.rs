@@ -478,12 +478,8 @@ pub struct SimulateArgs {
     /// How many games to play.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_games, allow_negative_numbers = true)]
     pub games: u64,
-    /// The seed: the same seed gives the same games for any thread count.
-    #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-    pub seed: u64,
-    /// Stop a game as unfinished after this many turns.
-    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
-    pub max_turns: u32,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Also write summary.md, games.csv and game-length.svg to this folder.
     #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -508,17 +504,24 @@ pub struct SimulateArgs {
     pub rules: RuleArgs,
 }
 
+/// The seed and the turn cap of simulated games.
 #[derive(Args)]
-pub struct AdviseArgs {
-    /// Games per line-up and house rule.
-    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = parse_games, allow_negative_numbers = true)]
-    pub games: u64,
-    /// The seed: the same seed gives the same report for any thread count.
+pub struct RunArgs {
+    /// The seed: the same seed gives the same games for any thread count.
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Stop a game as unfinished after this many turns.
     #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub max_turns: u32,
+}
+
+#[derive(Args)]
+pub struct AdviseArgs {
+    /// Games per line-up and house rule.
+    #[arg(long, value_name = "N", default_value_t = 2000, value_parser = parse_games, allow_negative_numbers = true)]
+    pub games: u64,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Write the report as Markdown to FILE (reports/house-rules.md).
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,

@@ -34,8 +34,8 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         players,
         two_player: args.two_player,
         games: args.games,
-        seed: args.seed,
-        max_turns: args.max_turns,
+        seed: args.run.seed,
+        max_turns: args.run.max_turns,
         timing: models.timing,
         endgame: args.endgame,
     };
@@ -146,8 +146,8 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
             players,
             two_player,
             games: args.games,
-            seed: args.seed,
-            max_turns: args.max_turns,
+            seed: args.run.seed,
+            max_turns: args.run.max_turns,
             timing: models.timing,
             endgame,
         };
