@@ -302,7 +302,8 @@ fn result<'a>(a: &'a Analysis, deal: &[crate::card::Card]) -> &'a HandResult {
 /// The player of `models`' expert who does not use `rules`' house rules:
 /// no powers, juxtaposition or functions where the rule set has them, and
 /// with high primes, no three-figure primes known by heart. `None` for a
-/// rule nobody can ignore (the values of face cards).
+/// rule nobody can ignore (the values of face cards), or one the expert
+/// does not use either.
 pub fn unaware(expert: &Model, rules: &Rules) -> Option<Model> {
     let needs = Needs {
         powers: rules.powers,
@@ -315,10 +316,15 @@ pub fn unaware(expert: &Model, rules: &Rules) -> Option<Model> {
     }
     let mut m = expert.without(needs, "unaware");
     if high {
-        m.known_primes = 97;
-        m.beyond = 3.0;
+        m.known_primes = m.known_primes.min(97);
+        m.beyond = m.beyond.max(3.0);
     }
-    Some(m)
+    // An expert who does not use the rule either has nothing to ignore.
+    let same = Model {
+        name: expert.name.clone(),
+        ..m.clone()
+    };
+    (same != *expert).then_some(m)
 }
 
 /// What to run: models, games per line-up, seed, turn cap.
@@ -405,9 +411,10 @@ pub fn advise(plan: &Plan, tick: &(dyn Fn() + Sync)) -> Result<Vec<Advice>, SimE
 /// The games [`advise`] plays, for a progress bar.
 pub fn games_played(plan: &Plan) -> u64 {
     let rules = house_rules();
+    let expert = plan.models.get("expert").unwrap_or(Model::EXPERT);
     let with_unaware = rules
         .iter()
-        .filter(|r| unaware(&Model::EXPERT, &r.rules).is_some())
+        .filter(|r| unaware(&expert, &r.rules).is_some())
         .count() as u64;
     plan.games * (2 + 2 * rules.len() as u64 + 2 * with_unaware)
 }
@@ -468,5 +475,7 @@ mod tests {
             ..as_written()
         };
         assert_eq!(unaware(&Model::EXPERT, &rank), None);
+        // Nothing to ignore for a player who does not use powers anyway.
+        assert_eq!(unaware(&Model::NOVICE, &powers), None);
     }
 }

@@ -156,7 +156,8 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
         runs.push((name, sim, summary));
     }
     bar.finish_and_clear();
-    write_file(path, simulation::study(&runs).as_bytes()).context("cannot write the study")?;
+    write_file(path, simulation::study(&runs, &models).as_bytes())
+        .context("cannot write the study")?;
     let mut out = String::new();
     for (name, sim, s) in &runs {
         out.push_str(&format!("{name}: {} of {} finished", s.finished, s.games));

@@ -234,9 +234,11 @@ impl Model {
     /// A sentence naming the first field out of range.
     pub fn validate(&self) -> Result<(), String> {
         let name = &self.name;
-        if name.trim().is_empty() || name.contains(',') {
+        let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+        if name.is_empty() || name.chars().count() > MAX_NAME || !name.chars().all(word) {
             return Err(format!(
-                "a model's name must be a word without commas, not `{name}`"
+                "a model's name must be a word of letters, digits, - and _ (at most {MAX_NAME}), not `{}`",
+                crate::echo::echo(name)
             ));
         }
         let fields = [
@@ -268,6 +270,13 @@ impl Model {
         Ok(())
     }
 }
+
+/// The longest model name.
+const MAX_NAME: usize = 40;
+
+/// The most models a file may define, and its largest size.
+pub const MAX_MODELS: usize = 1000;
+pub const MAX_MODELS_FILE: usize = 1 << 20;
 
 /// The number of decimal digits of `p` (1 for 0 to 9).
 fn digits(p: Value) -> u32 {
@@ -352,6 +361,9 @@ impl Models {
     /// # Errors
     /// A sentence saying what is wrong with the text.
     pub fn from_toml(text: &str) -> Result<Models, String> {
+        if text.len() > MAX_MODELS_FILE {
+            return Err("the file is longer than 1 MiB".to_string());
+        }
         let file: Models = toml::from_str(text).map_err(|e| {
             let message = e.message().trim().to_string();
             match e.span() {
@@ -366,12 +378,16 @@ impl Models {
             timing: file.timing,
             models: Model::ALL.to_vec(),
         };
-        for (i, m) in file.models.iter().enumerate() {
+        if file.models.len() > MAX_MODELS {
+            return Err(format!(
+                "at most {MAX_MODELS} models, not {}",
+                file.models.len()
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for m in &file.models {
             m.validate()?;
-            if file.models[..i]
-                .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(&m.name))
-            {
+            if !seen.insert(m.name.to_lowercase()) {
                 return Err(format!("model `{}` is defined twice", m.name));
             }
         }
@@ -411,7 +427,8 @@ impl Models {
             .ok_or_else(|| {
                 let names: Vec<&str> = self.models.iter().map(|m| &*m.name).collect();
                 format!(
-                    "unknown player model `{name}`: use {}",
+                    "unknown player model `{}`: use {}",
+                    crate::echo::echo(name),
                     crate::words::or_list(&names)
                 )
             })
@@ -639,7 +656,9 @@ mod tests {
         for (from, to, says) in [
             ("sigma = 0.35", "sigma = -1.0", "sigma must be"),
             ("slope = 1.5", "slope = 0.0", "slope must be above 0"),
-            ("name = \"club\"", "name = \"a,b\"", "without commas"),
+            ("name = \"club\"", "name = \"a,b\"", "must be a word"),
+            ("name = \"club\"", "name = \" club \"", "must be a word"),
+            ("name = \"club\"", "name = \"c\\u001b[31m\"", "\\u{1b}"),
             ("\"powers\",", "\"algebra\",", "unknown rule `algebra`"),
             (
                 "reach = 9.0",

@@ -234,6 +234,10 @@ pub struct Summary {
     /// length is at least that): the median and percentiles that do not
     /// drop the longest games.
     pub all_turns: Option<Spread>,
+    /// 95% bootstrap intervals for the median and the 90th percentile of
+    /// `all_turns` (a bound at the cap reads "at least").
+    pub all_turns_median_interval: Option<[u32; 2]>,
+    pub all_turns_p90_interval: Option<[u32; 2]>,
     pub tie_rate: Ratio,
     pub no_call_rate: Ratio,
     pub no_prime_rate: Ratio,
@@ -251,11 +255,12 @@ pub struct Summary {
     pub rebuilds: Option<Spread>,
 }
 
-/// One phase of the games of a run: its length in the finished games that
-/// reached it, and how its turns went.
+/// One phase of the games of a run: its length in the games that reached
+/// it, and how its turns went.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Phase {
-    /// Turns of the phase in each finished game that played it.
+    /// Turns of the phase in each game that reached it, an unfinished game
+    /// counted as far as it went (a bound at the cap).
     pub turns: Option<Spread>,
     /// Shares of the phase's turns (over all games).
     pub tie_rate: Ratio,
@@ -278,6 +283,11 @@ impl Summary {
             &[50, 90],
             sim.seed,
         );
+        let all_intervals = bootstrap(
+            &records.iter().map(|r| r.turns).collect::<Vec<_>>(),
+            &[50, 90],
+            sim.seed,
+        );
         let mut wins = vec![0; sim.players.len()];
         for r in &finished {
             if let Some(w) = r.winner {
@@ -289,6 +299,8 @@ impl Summary {
             finished: finished.len(),
             turns: Spread::of(finished.iter().map(|r| r.turns).collect()),
             all_turns: Spread::of(records.iter().map(|r| r.turns).collect()),
+            all_turns_median_interval: all_intervals.as_ref().map(|v| v[0]),
+            all_turns_p90_interval: all_intervals.as_ref().map(|v| v[1]),
             turns_median_interval: intervals.as_ref().map(|v| v[0]),
             turns_p90_interval: intervals.as_ref().map(|v| v[1]),
             phases: (!sim.two_player).then(|| phases(records)),
@@ -308,21 +320,25 @@ impl Summary {
 }
 
 /// The opening (every player in) and the endgame (after the first is out).
+///
+/// Every game plays the opening; a game reached the endgame when it
+/// finished (a game of three or more ends only once a player is out) or
+/// played endgame turns before the cap.
 fn phases(records: &[Record]) -> [Phase; 2] {
-    let share = |k: u32, n: u32| Ratio::new(u128::from(k), u128::from(n.max(1)));
-    let sum = |f: &dyn Fn(&Record) -> u32| records.iter().map(f).sum::<u32>();
+    let share = |k: u128, n: u128| Ratio::new(k, n.max(1));
+    let sum = |f: &dyn Fn(&Record) -> u32| records.iter().map(|r| u128::from(f(r))).sum::<u128>();
     let (turns, end) = (sum(&|r| r.turns), sum(&|r| r.endgame_turns));
-    let finished = || records.iter().filter(|r| r.finished);
     [
         Phase {
-            turns: Spread::of(finished().map(|r| r.turns - r.endgame_turns).collect()),
+            turns: Spread::of(records.iter().map(|r| r.turns - r.endgame_turns).collect()),
             tie_rate: share(sum(&|r| r.ties - r.endgame_ties), turns - end),
             no_call_rate: share(sum(&|r| r.no_calls - r.endgame_no_calls), turns - end),
         },
         Phase {
             turns: Spread::of(
-                finished()
-                    .filter(|r| r.endgame_turns > 0)
+                records
+                    .iter()
+                    .filter(|r| r.finished || r.endgame_turns > 0)
                     .map(|r| r.endgame_turns)
                     .collect(),
             ),

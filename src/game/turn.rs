@@ -65,15 +65,19 @@ pub fn resolve(calls: &[(usize, Call)], timing: Timing) -> Outcome {
     let Some(&(first, call)) = valid.first() else {
         return Outcome::NoCall;
     };
-    let tied: Vec<usize> = valid
+    let mut tied: Vec<usize> = valid
         .iter()
-        .filter(|(_, c)| c.prime == call.prime && c.time_ms <= call.time_ms + timing.tie_window_ms)
+        .filter(|(_, c)| {
+            c.prime == call.prime && c.time_ms <= call.time_ms.saturating_add(timing.tie_window_ms)
+        })
         .map(|&(p, _)| p)
         .collect();
     if tied.len() > 1 {
+        // By seat: the same players tie whatever order they called in.
+        tied.sort_unstable();
         return Outcome::Tie(tied);
     }
-    let deadline = call.time_ms + timing.override_window_ms;
+    let deadline = call.time_ms.saturating_add(timing.override_window_ms);
     let (mut winner, mut best) = (first, call.prime);
     for &(player, c) in &valid[1..] {
         if c.time_ms <= deadline && c.prime > best {
@@ -127,6 +131,21 @@ mod tests {
         // Equal primes far apart: the first wins.
         let calls = [(0, call(2000, 5, true)), (1, call(2500, 5, true))];
         assert_eq!(resolve(&calls, t), Outcome::Win(0));
+    }
+
+    #[test]
+    fn calls_at_the_end_of_time_do_not_overflow() {
+        let t = Timing::default();
+        let calls = [
+            (1, call(u32::MAX, 5, true)),
+            (0, call(u32::MAX - 10, 5, true)),
+        ];
+        assert_eq!(resolve(&calls, t), Outcome::Tie(vec![0, 1]));
+        let calls = [
+            (0, call(u32::MAX - 1, 5, true)),
+            (1, call(u32::MAX, 7, true)),
+        ];
+        assert_eq!(resolve(&calls, t), Outcome::Win(1));
     }
 
     #[test]

@@ -54,13 +54,38 @@ fn lineup<'a>(a: &'a Advice, name: &str) -> Option<&'a Lineup> {
     a.lineups.iter().find(|l| l.name == name)
 }
 
-/// The ignorer's share and whether it falls below a third (its interval
-/// entirely under 1/3).
-fn ignorer(a: &Advice) -> Option<(String, bool)> {
+/// Where a win share's 95% interval lies against the third an equal
+/// player wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Third {
+    Below,
+    Within,
+    Above,
+}
+
+/// The ignorer's share with its interval, and where it lies against a
+/// third.
+fn ignorer(a: &Advice) -> Option<(String, Third)> {
     let l = a.lineups.iter().find(|l| l.unaware.is_some())?;
     let seat = l.unaware?;
-    let [_, hi] = wilson(l.with_summary.wins[seat], l.with_summary.finished);
-    Some((wins(&l.with_summary, seat), hi < 1.0 / 3.0))
+    let [lo, hi] = wilson(l.with_summary.wins[seat], l.with_summary.finished);
+    let third = if hi < 1.0 / 3.0 {
+        Third::Below
+    } else if lo > 1.0 / 3.0 {
+        Third::Above
+    } else {
+        Third::Within
+    };
+    Some((wins(&l.with_summary, seat), third))
+}
+
+/// `lighter`, `heavier` or `no lighter` for the quickest call's mean weight.
+fn lighter(e: &Exact) -> &'static str {
+    match e.mean_weight[1].cmp(&e.mean_weight[0]) {
+        std::cmp::Ordering::Less => "lighter",
+        std::cmp::Ordering::Equal => "no lighter",
+        std::cmp::Ordering::Greater => "heavier",
+    }
 }
 
 /// A sentence, from the numbers, on whether they bear out Parlett's remark.
@@ -72,54 +97,68 @@ pub fn verdict(a: &Advice) -> String {
             changed(l).percent(1)
         )
     });
-    let ignoring = ignorer(a).map_or(String::new(), |(w, below)| {
+    let ignoring = ignorer(a).map_or(String::new(), |(w, third)| {
         format!(
-            " A player who ignores it wins {w} of games against two experts who use it{}.",
-            if below {
-                ", below the third an equal player wins"
-            } else {
-                ", not below a third within the interval"
+            " A player who ignores it wins {w} of games against two experts who use it, {}.",
+            match third {
+                Third::Below => "below the third an equal player wins",
+                Third::Within => "a third within the interval",
+                Third::Above => "above a third",
             }
         )
     });
-    let weight = |i: usize| e.mean_weight[i].decimal(2);
+    let primes = format!(
+        "{} → {}",
+        e.mean_primes[0].decimal(2),
+        e.mean_primes[1].decimal(2)
+    );
+    let weights = format!(
+        "{} → {}",
+        e.mean_weight[0].decimal(2),
+        e.mean_weight[1].decimal(2)
+    );
     match a.rule.remark {
         Remark::HighPrimes => match ignorer(a) {
-            Some((w, true)) => format!(
-                "**Supported.** A player who does not know three-figure primes wins {w} of games \
-                 against two who do, below the third an equal player wins: the rule rewards \
-                 knowing primes by heart, as Parlett warns. {equals}"
+            Some((w, Third::Below)) => format!(
+                "**Supported.** A player who does not know three-figure primes wins {w} of \
+                 games against two who do, below the third an equal player wins: the rule \
+                 rewards knowing primes by heart, as Parlett warns. {equals}"
             ),
-            Some((w, false)) => format!(
-                "**Not borne out by the models.** A player who does not know three-figure primes \
-                 still wins {w} of games against two who do. {equals}"
+            Some((w, Third::Within)) => format!(
+                "**Not borne out at this precision.** A player who does not know three-figure \
+                 primes wins {w} of games against two who do: a third lies within the 95% \
+                 interval. {equals}"
+            ),
+            Some((w, Third::Above)) => format!(
+                "**Contradicted by the models.** A player who does not know three-figure \
+                 primes wins {w} of games against two who do, above a third. {equals}"
             ),
             None => equals,
         },
         Remark::Juxtapose => {
-            let easier = e.hard[1] < e.hard[0] && e.mean_primes[1] > e.mean_primes[0];
+            let easier =
+                e.mean_primes[1] > e.mean_primes[0] && e.single_prime[1] < e.single_prime[0];
             format!(
-                "{} Mean primes per deal go from {} to {} and hard deals from {} to {}, while \
-                 the quickest call weighs {} on average against {} as written. {equals}{ignoring}",
+                "{} Mean primes per deal {primes}, deals with a single prime {} → {}, hard \
+                 deals {} → {}; the quickest call is {} ({weights}). {equals}{ignoring}",
                 if easier {
-                    "**Supported in its reason.** Juxtaposition makes deals easier to score on, \
-                     which suits children and takes arithmetic out of the game for others."
+                    "**Supported in its reason.** Juxtaposition gives more primes to call on \
+                     each deal, which makes the game easier, as for children."
                 } else {
-                    "**Not supported.** Juxtaposition does not make deals easier."
+                    "**Not supported.** Juxtaposition does not give more primes to call."
                 },
-                e.mean_primes[0].decimal(2),
-                e.mean_primes[1].decimal(2),
+                share(e.single_prime[0], e),
+                share(e.single_prime[1], e),
                 share(e.hard[0], e),
                 share(e.hard[1], e),
-                weight(1),
-                weight(0),
+                lighter(e),
             )
         }
         Remark::Faces => {
-            let better = e.single_prime[1] < e.single_prime[0];
+            let better = e.single_prime[1] < e.single_prime[0] && e.failing[1] <= e.failing[0];
             format!(
                 "{} With face cards at 5, {} of deals make a single prime; with this rule {}. \
-                 Deals with no prime: {} as written, {} with it. Mean primes per deal {}. \
+                 Deals with no prime: {} as written, {} with it. Mean primes per deal {primes}. \
                  {equals}",
                 if better {
                     "**An answer to the problem with 5.**"
@@ -130,45 +169,56 @@ pub fn verdict(a: &Advice) -> String {
                 share(e.single_prime[1], e),
                 e.failing[0],
                 e.failing[1],
-                pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2))
             )
         }
         Remark::Powers => {
-            let good = e.lost == 0 && e.mean_primes[1] > e.mean_primes[0];
+            let richer = e.lost == 0 && e.mean_primes[1] > e.mean_primes[0];
+            let head = match (richer, ignorer(a).map(|(_, t)| t)) {
+                (false, _) => "**Not supported.** Powers make some deals worse.",
+                (true, Some(Third::Below)) => {
+                    "**Supported.** Powers lose no deal, add primes, and knowing them pays."
+                }
+                (true, Some(_)) => {
+                    "**Partly supported.** Powers lose no deal and add primes, but in these \
+                     models knowing them does not decide games."
+                }
+                (true, None) => {
+                    "**Supported on the exact figures.** Powers lose no deal and add primes."
+                }
+            };
             format!(
-                "{} Powers rescue {} and lose {} of the deals, and raise the mean primes per \
-                 deal from {} to {}; the quickest call changes on {} of deals. {equals}{ignoring}",
-                if good {
-                    "**Consistent with it.** The game gets richer and no deal gets worse."
-                } else {
-                    "**Mixed.**"
-                },
+                "{head} They rescue {} and lose {} of the deals; mean primes per deal {primes}; \
+                 the quickest call changes on {} of deals. {equals}{ignoring}",
                 e.rescued,
                 e.lost,
-                e.mean_primes[0].decimal(2),
-                e.mean_primes[1].decimal(2),
                 share(e.quickest_changed, e)
             )
         }
         Remark::Functions => format!(
-            "**Parlett leaves it open.** The numbers: mean primes per deal {}, the quickest \
-             call changes on {} of deals and weighs {} against {}, deals with no prime {} → {}. \
-             {equals}{ignoring}",
-            pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2)),
+            "**Parlett leaves it open.** The numbers: mean primes per deal {primes}, the \
+             quickest call changes on {} of deals and is {} ({weights}), deals with no prime \
+             {} → {}. {equals}{ignoring}",
             share(e.quickest_changed, e),
-            weight(1),
-            weight(0),
+            lighter(e),
             e.failing[0],
             e.failing[1]
         ),
         Remark::Combination => format!(
-            "Mean primes per deal {}, deals with no prime {} → {}, the quickest call changes on \
-             {} of deals. {equals}{ignoring}",
-            pair(&e.mean_primes[0].decimal(2), &e.mean_primes[1].decimal(2)),
+            "Mean primes per deal {primes}, deals with no prime {} → {}, the quickest call \
+             changes on {} of deals. {equals}{ignoring}",
             e.failing[0],
             e.failing[1],
             share(e.quickest_changed, e)
         ),
+    }
+}
+
+/// Which player models a report used, in words.
+pub fn models_used(models: &crate::game::Models) -> &'static str {
+    if *models == crate::game::Models::default() {
+        "the built-in player models"
+    } else {
+        "the player models and timing of a `--models` file"
     }
 }
 
@@ -182,7 +232,7 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
         "Each of the seed's house rules, alone and in combinations a table might choose, \
          against the rules as written (`{}`: {}). Exact figures are over all {} three-card \
          deals, equally likely. Simulated figures: {} per line-up from seed {}, three players, \
-         the stockpile endgame, the built-in player models (see the README); every \
+         the stockpile endgame, {} (see the README); every \
          combination is played with the rule and resolved again without it on the same \
          draws, so \"combinations changed\" counts turns whose outcome the rule alone \
          decides. Intervals are 95% (bootstrap for turns, Wilson for wins). A deal is *hard* \
@@ -191,7 +241,8 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
         base.describe(),
         crate::words::number(usize::try_from(deals).unwrap_or(usize::MAX)),
         plural(plan.games, "game", "games"),
-        plan.seed
+        plan.seed,
+        models_used(&plan.models)
     );
     let _ = writeln!(out, "## At a glance\n");
     let _ = writeln!(

@@ -166,6 +166,9 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
         "turns_of_finished": spread(&s.turns),
         "median_turns_interval95": s.turns_median_interval,
         "p90_turns_interval95": s.turns_p90_interval,
+        "turns_of_all": spread(&s.all_turns),
+        "median_turns_of_all_interval95": s.all_turns_median_interval,
+        "p90_turns_of_all_interval95": s.all_turns_p90_interval,
         "phases": s.phases.as_ref().map(|[opening, endgame]| {
             let phase = |p: &crate::game::sim::Phase| serde_json::json!({
                 "turns": spread(&p.turns),

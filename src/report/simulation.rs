@@ -68,6 +68,15 @@ fn spread(s: &Option<Spread>) -> String {
     }
 }
 
+/// `t` turns, or `at least t` at the turn cap (a censored figure).
+fn at_least(sim: &Simulation, t: u32) -> String {
+    if t >= sim.max_turns {
+        format!("at least {t}")
+    } else {
+        t.to_string()
+    }
+}
+
 /// The players as `expert, club, novice`.
 pub fn players(sim: &Simulation) -> String {
     sim.players
@@ -109,20 +118,22 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         );
     }
     if let (Some(all), true) = (&s.all_turns, s.finished < s.games) {
-        // Censored at the cap: a statistic that lands on it is a bound.
-        let at_least = |t: u32| {
-            if t >= sim.max_turns {
-                format!("at least {t}")
-            } else {
-                t.to_string()
+        let at_least = |t: u32| at_least(sim, t);
+        // No interval for a figure at the cap: it is only a bound.
+        let interval = |v: u32, i: Option<[u32; 2]>| match i {
+            Some([lo, hi]) if v < sim.max_turns => {
+                format!(" (95% interval {}-{})", lo, at_least(hi))
             }
+            _ => String::new(),
         };
         let _ = writeln!(
             out,
-            "turns per game, the {} unfinished counted at the cap: median {}, 90th percentile {}",
+            "turns per game, the {} unfinished counted at the cap: median {}{}, 90th percentile {}{}",
             s.games - s.finished,
             at_least(all.median),
-            at_least(all.p90)
+            interval(all.median, s.all_turns_median_interval),
+            at_least(all.p90),
+            interval(all.p90, s.all_turns_p90_interval)
         );
     }
     let _ = writeln!(
@@ -141,11 +152,18 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         let median = |p: &Phase| {
             p.turns
                 .as_ref()
-                .map_or("none".to_string(), |t| format!("median {}", t.median))
+                .map_or("no game reached it".to_string(), |t| {
+                    format!("median {} turns", at_least(sim, t.median))
+                })
         };
         let _ = writeln!(
             out,
-            "by phase: every player in: {} turns, ties {}, nobody called {}; endgame: {} turns (of games that reached it), ties {}, nobody called {}",
+            "by phase{}: every player in: {}, ties {}, nobody called {}; endgame: {} (of games that reached it), ties {}, nobody called {}",
+            if s.finished < s.games {
+                ", unfinished games counted as far as they went"
+            } else {
+                ""
+            },
             median(opening),
             opening.tie_rate.percent(2),
             opening.no_call_rate.percent(2),
@@ -244,17 +262,18 @@ pub fn length_svg(sim: &Simulation, records: &[Record]) -> String {
 }
 
 /// `reports/simulation.md`: several runs side by side, with the answers.
-pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
+pub fn study(runs: &[(String, Simulation, Summary)], models: &crate::game::Models) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Prime Time in play: simulated games\n");
     let _ = writeln!(
         out,
-        "Each run plays {} from seed {} with the full rules and the built-in player \
-         models (see the README: who finds which prime, how fast, how often wrongly); a \
-         game is stopped as unfinished after {}. Intervals are 95%: bootstrap for turn \
-         counts, Wilson for win shares.\n",
+        "Each run plays {} from seed {} with the full rules and {} (see the README: \
+         who finds which prime, how fast, how often wrongly); a game is stopped as unfinished after {}. Intervals are 95%: bootstrap for turn \
+         counts, Wilson for win shares. Turn counts are over all games, an unfinished \
+         game counted at the cap (a figure at the cap reads \"at least\").\n",
         plural(runs.first().map_or(0, |r| r.1.games), "game", "games"),
         runs.first().map_or(0, |r| r.1.seed),
+        crate::report::advice::models_used(models),
         plural(runs.first().map_or(0, |r| r.1.max_turns), "turn", "turns")
     );
     let _ = writeln!(
@@ -262,8 +281,9 @@ pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
         "| scenario | rules | players | endgame | finished | median turns | 90th pct turns | ties | nobody called | endgame turns | wins by seat |"
     );
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
-    let with_interval = |v: Option<u32>, i: Option<[u32; 2]>| match (v, i) {
-        (Some(v), Some([lo, hi])) => format!("{v} ({lo}-{hi})"),
+    let with_interval = |sim: &Simulation, v: Option<u32>, i: Option<[u32; 2]>| match (v, i) {
+        (Some(v), _) if v >= sim.max_turns => at_least(sim, v),
+        (Some(v), Some([lo, hi])) => format!("{v} ({lo}-{})", at_least(sim, hi)),
         _ => "-".to_string(),
     };
     for (name, sim, s) in runs {
@@ -280,8 +300,16 @@ pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
             },
             s.finished,
             s.games,
-            with_interval(s.turns.as_ref().map(|t| t.median), s.turns_median_interval),
-            with_interval(s.turns.as_ref().map(|t| t.p90), s.turns_p90_interval),
+            with_interval(
+                sim,
+                s.all_turns.as_ref().map(|t| t.median),
+                s.all_turns_median_interval
+            ),
+            with_interval(
+                sim,
+                s.all_turns.as_ref().map(|t| t.p90),
+                s.all_turns_p90_interval
+            ),
             s.tie_rate.percent(2),
             s.no_call_rate.percent(2),
             if sim.two_player {
@@ -304,13 +332,15 @@ pub fn study(runs: &[(String, Simulation, Summary)]) -> String {
     out
 }
 
-/// The median length with its interval in words: `243 turns (95%
-/// interval 234-250)`.
-fn median_words(s: &Summary) -> String {
-    match (&s.turns, s.turns_median_interval) {
+/// The median length of all games (unfinished ones at the cap) with its
+/// interval in words: `243 turns (95% interval 234-250)`.
+fn median_words(sim: &Simulation, s: &Summary) -> String {
+    match (&s.all_turns, s.all_turns_median_interval) {
+        (Some(t), _) if t.median >= sim.max_turns => format!("{} turns", at_least(sim, t.median)),
         (Some(t), Some([lo, hi])) => format!(
-            "{} (95% interval {lo}-{hi})",
-            plural(t.median, "turn", "turns")
+            "{} turns (95% interval {lo}-{})",
+            at_least(sim, t.median),
+            at_least(sim, hi)
         ),
         _ => "- turns".to_string(),
     }
@@ -318,7 +348,7 @@ fn median_words(s: &Summary) -> String {
 
 /// Whether two runs' median lengths differ beyond their intervals.
 fn medians_differ(a: &Summary, b: &Summary) -> bool {
-    match (a.turns_median_interval, b.turns_median_interval) {
+    match (a.all_turns_median_interval, b.all_turns_median_interval) {
         (Some(x), Some(y)) => x[1] < y[0] || y[1] < x[0],
         _ => false,
     }
@@ -351,7 +381,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             s.finished,
             s.games,
             plural(sim.max_turns, "turn", "turns"),
-            median_words(s),
+            median_words(sim, s),
             s.endgame_rate.percent(1),
             if seats_overlap(s) {
                 "The seats win alike, within their 95% intervals"
@@ -378,7 +408,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
                 format!(
                     "`{}` {}{}, no prime on {} of turns",
                     sim.endgame.name(),
-                    median_words(s),
+                    median_words(sim, s),
                     if unfinished > 0 {
                         format!(", {unfinished} of {} unfinished", s.games)
                     } else {
@@ -390,13 +420,14 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             .collect();
         let _ = writeln!(
             out,
-            "- **Which endgame?** Between three experts, median length of finished games: {}. \
+            "- **Which endgame?** Between three experts, median length (unfinished games \
+             counted at the cap): {}. \
              An endgame with two cards on the table shows combinations that make no prime \
              (two-card hands such as 4 5 often do; no three-card one does).",
             each.join("; ")
         );
     }
-    if let Some((_, s)) = find("Mixed skills") {
+    if let Some((sim, s)) = find("Mixed skills") {
         let _ = writeln!(
             out,
             "- **Mixed skills** (expert, club, novice): the expert wins {} of finished \
@@ -404,10 +435,10 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             share(s, 0),
             share(s, 1),
             share(s, 2),
-            median_words(s)
+            median_words(sim, s)
         );
     }
-    if let Some((_, s)) = find("Two experts, two-player game") {
+    if let Some((sim, s)) = find("Two experts, two-player game") {
         let rebuilds = s
             .rebuilds
             .as_ref()
@@ -417,16 +448,16 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         let _ = writeln!(
             out,
             "- **Two-player game** (two experts): {} of {} games end, in a median of {} \
-             and {}; a loser is found when one player cannot give nine cards. {} of turns \
-             are ties.",
+             and {}; a player loses who cannot give nine cards to a new stockpile, has \
+             none left after giving them, or cannot turn a card. {} of turns are ties.",
             s.finished,
             s.games,
-            median_words(s),
+            median_words(sim, s),
             rebuilds,
             s.tie_rate.percent(1)
         );
     }
-    if let (Some((_, plain)), Some((_, rich))) = (
+    if let (Some((plain_sim, plain)), Some((rich_sim, rich))) = (
         find("Three experts"),
         find("Three experts, high primes and powers"),
     ) {
@@ -437,8 +468,8 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
              The players' models find each prime with a chance that falls with the \
              weight of its witness and its size, so equal players call different primes \
              and a house rule can change who wins (see `reports/house-rules.md`).{}",
-            median_words(rich),
-            median_words(plain),
+            median_words(rich_sim, rich),
+            median_words(plain_sim, plain),
             if medians_differ(plain, rich) {
                 "the intervals do not overlap"
             } else {

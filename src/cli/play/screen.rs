@@ -230,7 +230,10 @@ pub fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
             let prompt = if round.waiting() {
                 format!("> {buffer}")
             } else {
-                "  (waiting for the window of 1.5 s to close)".into()
+                format!(
+                    "  (waiting for the window of {:.1} s to close)",
+                    f64::from(table.live.setup.timing.override_window_ms) / 1000.0
+                )
             };
             screen.draw(&compose(
                 table, &title, &round, now, &said, &earlier, &prompt,
