@@ -23,3 +23,26 @@ fn ten_thousand_three_player_games() -> usize {
     };
     simulate(&sim, &|| {}).unwrap().len()
 }
+
+/// One paired run of `advise`: 2,000 games between three experts under
+/// powers, every combination also resolved under the rules as written
+/// (both call books included).
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn paired_two_thousand_games_with_powers() -> u64 {
+    let sim = |powers| Simulation {
+        rules: Rules {
+            powers,
+            ..Rules::default()
+        },
+        players: vec![Model::EXPERT; 3],
+        two_player: false,
+        games: 2_000,
+        seed: 1,
+        max_turns: 5_000,
+        timing: Timing::default(),
+        endgame: Default::default(),
+    };
+    prime_solve::game::paired(&sim(true), &sim(false), &|| {})
+        .unwrap()
+        .changed
+}
