@@ -156,6 +156,18 @@ fn turns_two_player_and_being_out() {
     assert_eq!(end["winner"], "expert");
     assert_eq!(end["held"][0]["cards"], 0);
     assert!(end["held"][2]["cards"].as_u64().unwrap() < 9);
+    // --endgame first-out: the game stops as soon as the person is out, the
+    // most cards winning.
+    let (e, _) = events(&["--seed", "5", "--endgame", "first-out"], &passes);
+    let end = e.last().unwrap();
+    assert_eq!(end["reason"], "out");
+    assert_eq!(end["turns"], 18);
+    assert_eq!(end["winner"], "club 1");
+    assert_eq!(end["held"][1]["cards"], 36);
+    fails_with(
+        prime_solve().args(["play", "--two-player", "--endgame", "first-out"]),
+        "--endgame",
+    );
 }
 
 #[test]

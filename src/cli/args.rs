@@ -710,6 +710,16 @@ pub struct PlayArgs {
     /// The two-player game with an 18-card stockpile, against one bot.
     #[arg(long)]
     pub two_player: bool,
+    /// What the last two players do once the others are out (see simulate
+    /// --endgame).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "HOW",
+        default_value = "stockpile",
+        conflicts_with = "two_player"
+    )]
+    pub endgame: Endgame,
     /// End after N combinations; the result is by cards held.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub turns: Option<u32>,

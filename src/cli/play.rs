@@ -147,22 +147,16 @@ impl Table<'_> {
     }
 
     pub fn deal_event(&self, round: &Round) -> Event {
-        let mut cards: Vec<Shown> = round
+        let cards: Vec<Shown> = round
             .shown
-            .seats
+            .owners
             .iter()
             .zip(&round.shown.cards)
-            .map(|(&seat, &id)| Shown {
-                player: self.name(seat),
+            .map(|(&owner, &id)| Shown {
+                player: owner.map_or_else(|| "stockpile".into(), |seat| self.name(seat)),
                 card: self.card(id),
             })
             .collect();
-        if let Some(&top) = round.shown.cards.get(round.shown.seats.len()) {
-            cards.push(Shown {
-                player: "stockpile".into(),
-                card: self.card(top),
-            });
-        }
         let shown: Vec<_> = round
             .shown
             .cards
@@ -476,7 +470,7 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
     let game: Box<dyn Game> = if args.two_player {
         Box::new(Duel::deal(&mut rng))
     } else {
-        Box::new(Multi::deal(seats, &mut rng))
+        Box::new(Multi::deal(seats, &mut rng).with_endgame(args.endgame))
     };
     let limit_ms = (args.time_limit * 1000.0).round() as u32;
     let live = Live::new(setup, game, rng, rules, limit_ms);

@@ -111,12 +111,33 @@ pub struct Record {
 }
 
 /// The combination on the table: who turned a card on it (and may call),
-/// and the cards, in seat order (in the two-player game the stockpile's
-/// top card is the last).
+/// and the cards, in seat order, each with the seat that turned it (`None`
+/// for the stockpile's top card, the last).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shown {
     pub seats: Vec<usize>,
     pub cards: Vec<CardId>,
+    pub owners: Vec<Option<usize>>,
+}
+
+impl Shown {
+    /// The cards `seat` turned.
+    pub fn cards_of(&self, seat: usize) -> impl Iterator<Item = CardId> + '_ {
+        self.owners
+            .iter()
+            .zip(&self.cards)
+            .filter(move |(o, _)| **o == Some(seat))
+            .map(|(_, &c)| c)
+    }
+
+    /// The stockpile's top card, if it is part of the combination.
+    pub fn stock_card(&self) -> Option<CardId> {
+        self.owners
+            .iter()
+            .zip(&self.cards)
+            .find(|(o, _)| o.is_none())
+            .map(|(_, &c)| c)
+    }
 }
 
 /// The state of either kind of game. A combination is played in two
@@ -395,12 +416,18 @@ impl Game for Multi {
         self.record.turns += 1;
         self.record.endgame_turns += u32::from(self.piles.len() > self.live_players());
         let mut cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
+        let mut owners: Vec<Option<usize>> = self.table.iter().map(|&(p, _)| Some(p)).collect();
         if let Some(&top) = self.stock.last() {
             cards.push(top);
+            owners.push(None);
         }
         let mut seats: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
         seats.dedup();
-        Some(Shown { seats, cards })
+        Some(Shown {
+            seats,
+            cards,
+            owners,
+        })
     }
 
     fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng) {
@@ -528,6 +555,7 @@ impl Game for Duel {
         Some(Shown {
             seats: vec![0, 1],
             cards,
+            owners: vec![Some(0), Some(1), None],
         })
     }
 
@@ -912,6 +940,9 @@ mod tests {
         let shown = trailing.show(&mut rng).unwrap();
         assert_eq!(shown.cards, [spade(2), spade(3), spade(4)]);
         assert_eq!(shown.seats, [0, 1]);
+        assert_eq!(shown.owners, [Some(0), Some(0), Some(1)]);
+        assert_eq!(shown.cards_of(0).collect::<Vec<_>>(), [spade(2), spade(3)]);
+        assert_eq!(shown.stock_card(), None);
         let mut leading = Multi::from_piles(piles()).with_endgame(Endgame::LeadingTwo);
         assert_eq!(
             leading.show(&mut rng).unwrap().cards,
@@ -933,6 +964,8 @@ mod tests {
         let mut stock = Multi::from_piles(big).with_endgame(Endgame::Stockpile);
         let shown = stock.show(&mut rng).unwrap();
         assert_eq!(shown.cards.len(), 3);
+        assert_eq!(shown.owners, [Some(0), Some(1), None]);
+        assert_eq!(shown.stock_card(), shown.cards.last().copied());
         assert_eq!(stock.stock().unwrap().len(), 18);
         assert_eq!(stock.record().rebuilds, 1);
         assert_eq!(stock.record().endgame_turns, 1);

@@ -145,12 +145,12 @@ fn compose(
     ];
     let piles = table.live.game.piles();
     for (seat, name) in table.names.iter().enumerate() {
-        let card = round
-            .shown
-            .seats
-            .iter()
-            .position(|&s| s == seat)
-            .map_or("out".to_string(), |i| table.card(round.shown.cards[i]));
+        let cards: Vec<String> = round.shown.cards_of(seat).map(|c| table.card(c)).collect();
+        let card = if cards.is_empty() {
+            "out".to_string()
+        } else {
+            cards.join(" ")
+        };
         let card = if piles[seat].is_empty() && card == "out" {
             "out".to_string()
         } else {
@@ -162,7 +162,7 @@ fn compose(
         ));
     }
     if let Some(stock) = table.live.game.stock() {
-        let top = round.shown.cards.last().map(|&c| table.card(c));
+        let top = round.shown.stock_card().map(|c| table.card(c));
         lines.push(format!(
             "  {:<10} {:>2} cards   {}",
             "stockpile",
