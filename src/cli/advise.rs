@@ -14,14 +14,14 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
         print(&models.to_toml())?;
         return Ok(Verdict::Yes);
     }
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(args.work.threads)?;
     let plan = Plan {
         models,
         games: args.games,
         seed: args.run.seed,
         max_turns: args.run.max_turns,
     };
-    let bar = progress_bar(games_played(&plan), "games", args.quiet);
+    let bar = progress_bar(games_played(&plan), "games", args.work.quiet);
     let found = pool.install(|| advise(&plan, &|| tick(&bar)))?;
     bar.finish_and_clear();
     let style = args.style.style(args.ascii);

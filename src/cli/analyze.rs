@@ -32,13 +32,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         vec![rules]
     };
     let cards = usize::from(args.cards);
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(args.work.threads)?;
     let hands: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
     let work: u64 = rule_sets
         .iter()
         .map(|r| deal(cards, r.faces).0.len() as u64 * cost(r, cards))
         .sum();
-    let bar = sweep_bar(work, hands as u64, args.quiet);
+    let bar = sweep_bar(work, hands as u64, args.work.quiet);
     let done = std::sync::atomic::AtomicU64::new(0);
     let analyses = pool.install(|| {
         analyze_all(&rule_sets, cards, &|r| {

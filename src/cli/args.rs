@@ -297,6 +297,17 @@ impl StyleArgs {
     }
 }
 
+/// How a long job runs: its threads and its progress bar.
+#[derive(Args)]
+pub struct WorkArgs {
+    /// Worker threads [default: one per core]. Output is the same for any number.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
+    pub threads: Option<u16>,
+    /// Do not draw the progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 /// Where the player models come from.
 #[derive(Args)]
 pub struct ModelsArgs {
@@ -411,12 +422,8 @@ pub struct AnalyzeArgs {
     pub ascii: bool,
     #[command(flatten)]
     pub style: StyleArgs,
-    /// Worker threads [default: one per core]. Output is the same for any number.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
-    pub threads: Option<u16>,
-    /// Do not draw the progress bar.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub work: WorkArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
     #[command(flatten)]
@@ -490,12 +497,8 @@ pub struct SimulateArgs {
     /// Markdown to FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
-    /// Worker threads [default: one per core]. Results are the same for any number.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
-    pub threads: Option<u16>,
-    /// Do not draw the progress bar.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub work: WorkArgs,
     #[command(flatten)]
     pub models: ModelsArgs,
     #[command(flatten)]
@@ -533,12 +536,8 @@ pub struct AdviseArgs {
     pub ascii: bool,
     #[command(flatten)]
     pub style: StyleArgs,
-    /// Worker threads [default: one per core]. Results are the same for any number.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
-    pub threads: Option<u16>,
-    /// Do not draw the progress bar.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub work: WorkArgs,
     #[command(flatten)]
     pub models: ModelsArgs,
     #[command(flatten)]

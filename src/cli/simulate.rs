@@ -20,7 +20,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         return Ok(Verdict::Yes);
     }
     let rules = args.rules.rules()?;
-    let pool = thread_pool(args.threads)?;
+    let pool = thread_pool(args.work.threads)?;
     if let Some(path) = &args.study {
         return study(args, rules, &pool, path);
     }
@@ -40,7 +40,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         endgame: args.endgame,
     };
     sim.validate()?;
-    let bar = progress_bar(sim.games, "games", args.quiet);
+    let bar = progress_bar(sim.games, "games", args.work.quiet);
     let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
     bar.finish_and_clear();
     let summary = Summary::of(&sim, &records);
@@ -138,7 +138,11 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
             ));
         }
     }
-    let bar = progress_bar(args.games * scenarios.len() as u64, "games", args.quiet);
+    let bar = progress_bar(
+        args.games * scenarios.len() as u64,
+        "games",
+        args.work.quiet,
+    );
     let mut runs = Vec::new();
     for (name, rules, players, two_player, endgame) in scenarios {
         let sim = Simulation {
