@@ -11,6 +11,7 @@
 
 mod budget;
 mod primes;
+mod seen;
 mod table;
 
 use std::sync::Arc;

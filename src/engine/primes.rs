@@ -7,7 +7,8 @@ use std::collections::hash_map::Entry;
 use rustc_hash::FxHashMap;
 
 use super::budget::{Charge, map_room};
-use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
+use super::seen::Seen;
+use super::table::{Best, Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
 use crate::arith::{BinOp, Eval, Func, Value};
 use crate::error::SolveError;
 use crate::expr::{Cost, Top};
@@ -29,8 +30,35 @@ impl Build<'_> {
         if !self.functions.is_empty() && self.depth > 1 {
             return Ok(None);
         }
-        let level0 = self.level0(hand, &get)?;
-        let mut pruned = level0.pruned;
+        // Only values that are wanted primes, or that a function can turn
+        // into one, keep a witness; every other value is only counted,
+        // once, for the function applications it prunes.
+        let mut pruned = 0;
+        let note = |v: Value, pruned: &mut u64| {
+            let mut keep = wanted(v);
+            for &f in self.functions {
+                // √ is never pruned, and gives nothing off a square.
+                if f == Func::Sqrt && !may_be_square(v) {
+                    continue;
+                }
+                match f.apply(v, self.bound) {
+                    Eval::Pruned => *pruned += 1,
+                    Eval::Exact(w) if may_be_prime(f, v) && wanted(w) => keep = true,
+                    _ => {}
+                }
+            }
+            keep
+        };
+        let level0 = if hand.len() < 2 {
+            let level0 = self.level0(hand, &get)?;
+            for &v in level0.map.keys() {
+                note(v, &mut pruned);
+            }
+            level0
+        } else {
+            self.level0_sparse(hand, &get, |v| note(v, &mut pruned))?
+        };
+        pruned += level0.pruned;
         // The best way to each prime: level 0 beats level 1 on equal cost;
         // within level 1 the full table's order (argument ascending, then
         // function order) breaks ties.
@@ -58,7 +86,6 @@ impl Build<'_> {
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 match f.apply(v, self.bound) {
-                    Eval::Pruned => pruned += 1,
                     Eval::Exact(w) if may_be_prime(f, v) && wanted(w) => {
                         let cost = Cost::unary(f, (step.cost, step.top()));
                         // The argument's index is set once the arguments are sorted.
@@ -100,6 +127,73 @@ impl Build<'_> {
             pruned,
             charge,
         }))
+    }
+
+    /// The values of `hand` before any function is applied to it, as
+    /// [`Build::level0`] finds them and in the same order (so the same step
+    /// wins each value), but keeping a step only for the values `note`
+    /// keeps: `note` is called once for each distinct value, in a flat set
+    /// that holds the values alone.
+    pub(super) fn level0_sparse<'t>(
+        &self,
+        hand: Hand,
+        get: &impl Fn(Hand) -> &'t Table,
+        mut note: impl FnMut(Value) -> bool,
+    ) -> Result<Best, SolveError> {
+        let mut kept = Best::new(self.budget);
+        let splits = splits(hand);
+        let pairs: usize = splits
+            .iter()
+            .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
+            .sum();
+        let mut seen = Seen::new(
+            pairs.saturating_mul(self.ops.len()).min(1 << 20),
+            self.budget,
+        )?;
+        if self.juxtapose {
+            let (joins, pruned) = self.joins(&hand.values());
+            kept.pruned += pruned;
+            for (v, step) in joins {
+                if seen.insert(v, &mut note)? {
+                    kept.room(1)?;
+                    kept.offer(v, step);
+                }
+            }
+        }
+        for split in splits {
+            let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+            for i in 0..tx.values.len() {
+                self.check(hand, seen.len())?;
+                let a = tx.values[i];
+                for j in 0..ty.values.len() {
+                    let b = ty.values[j];
+                    for &op in self.ops {
+                        let both = !op.is_commutative() || !split.same || j >= i;
+                        let back = !op.is_commutative() && !split.same;
+                        for (swap, go) in [(false, both), (true, back)] {
+                            if !go {
+                                continue;
+                            }
+                            let (l, r) = if swap { (b, a) } else { (a, b) };
+                            match op.apply(l, r, self.bound) {
+                                Eval::Exact(v) => {
+                                    if seen.insert(v, &mut note)? {
+                                        kept.room(1)?;
+                                        let x = Operand::at(split.xs, tx, i);
+                                        let y = Operand::at(split.ys, ty, j);
+                                        let (l, r) = if swap { (&y, &x) } else { (&x, &y) };
+                                        kept.binary(op, l, r, self.bound);
+                                    }
+                                }
+                                Eval::Pruned => kept.pruned += 1,
+                                Eval::Undefined => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(kept)
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same
@@ -225,6 +319,21 @@ fn may_be_prime(f: Func, n: Value) -> bool {
         Func::Tri | Func::Fact => n == 2,
         Func::Sqrt => true,
     }
+}
+
+/// Whether `v` can be a square: false for every value whose residue
+/// modulo 64 no square has (12 of the 64 residues are those of squares).
+fn may_be_square(v: Value) -> bool {
+    const SQUARES_MOD_64: u64 = {
+        let mut bits = 0u64;
+        let mut k = 0;
+        while k < 64 {
+            bits |= 1 << (k * k % 64);
+            k += 1;
+        }
+        bits
+    };
+    v >= 0 && SQUARES_MOD_64 >> (v & 63) & 1 == 1
 }
 
 /// Divisors below this use a table of reciprocals instead of dividing.
@@ -459,6 +568,16 @@ mod tests {
                 assert!(may_be_prime(Func::Sqrt, n), "√{n}");
             }
         }
+    }
+
+    #[test]
+    fn the_square_filter_passes_every_square() {
+        for r in 0..100_000i128 {
+            assert!(may_be_square(r * r), "{r}");
+        }
+        let passed = (0..6400).filter(|&v| may_be_square(v)).count();
+        assert_eq!(passed, 1200);
+        assert!(!may_be_square(-4));
     }
 
     #[test]
