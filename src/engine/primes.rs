@@ -26,10 +26,16 @@ impl Build<'_> {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         wanted: impl Fn(Value) -> bool,
+        wanted_is_cheap: bool,
     ) -> Result<Option<Table>, SolveError> {
         if !self.functions.is_empty() && self.depth > 1 {
             return Ok(None);
         }
+        // A value goes through the set of distinct values when a function
+        // prunes it (it must be counted once), or when telling whether it
+        // is wanted costs more than a lookup.
+        let prune_from = self.prune_from();
+        let dedup = |v: Value| !wanted_is_cheap || prune_from.is_some_and(|n| v >= n);
         // Only values that are wanted primes, or that a function can turn
         // into one, keep a witness; every other value is only counted,
         // once, for the function applications it prunes.
@@ -56,7 +62,7 @@ impl Build<'_> {
             }
             level0
         } else {
-            self.level0_sparse(hand, &get, |v| note(v, &mut pruned))?
+            self.level0_sparse(hand, &get, dedup, |v| note(v, &mut pruned))?
         };
         pruned += level0.pruned;
         // The best way to each prime: level 0 beats level 1 on equal cost;
@@ -129,15 +135,42 @@ impl Build<'_> {
         }))
     }
 
+    /// The least value at which some function in force is pruned (T(n)
+    /// and n! grow with n, √n is never pruned), if any.
+    fn prune_from(&self) -> Option<Value> {
+        self.functions
+            .iter()
+            .filter_map(|&f| {
+                let pruned = |n: Value| f.apply(n, self.bound) == Eval::Pruned;
+                // n! is pruned from 21 at the latest, T(n) from 2^33.
+                let (mut lo, mut hi): (Value, Value) = (0, 1 << 33);
+                if !pruned(hi) {
+                    return None;
+                }
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if pruned(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                Some(lo)
+            })
+            .min()
+    }
+
     /// The values of `hand` before any function is applied to it, as
     /// [`Build::level0`] finds them and in the same order (so the same step
     /// wins each value), but keeping a step only for the values `note`
-    /// keeps: `note` is called once for each distinct value, in a flat set
-    /// that holds the values alone.
+    /// keeps: `note` is called once for each distinct value that `dedup`
+    /// sends through a flat set holding the values alone, and for every
+    /// other value each time it is made.
     pub(super) fn level0_sparse<'t>(
         &self,
         hand: Hand,
         get: &impl Fn(Hand) -> &'t Table,
+        dedup: impl Fn(Value) -> bool,
         mut note: impl FnMut(Value) -> bool,
     ) -> Result<Best, SolveError> {
         let mut kept = Best::new(self.budget);
@@ -147,14 +180,25 @@ impl Build<'_> {
             .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
             .sum();
         let mut seen = Seen::new(
-            pairs.saturating_mul(self.ops.len()).min(1 << 20),
+            if dedup(0) {
+                pairs.saturating_mul(self.ops.len()).min(1 << 20)
+            } else {
+                0
+            },
             self.budget,
         )?;
+        let mut check = |v: Value, seen: &mut Seen| {
+            if dedup(v) {
+                seen.insert(v, &mut note)
+            } else {
+                Ok(note(v))
+            }
+        };
         if self.juxtapose {
             let (joins, pruned) = self.joins(&hand.values());
             kept.pruned += pruned;
             for (v, step) in joins {
-                if seen.insert(v, &mut note)? {
+                if check(v, &mut seen)? {
                     kept.room(1)?;
                     kept.offer(v, step);
                 }
@@ -177,7 +221,7 @@ impl Build<'_> {
                             let (l, r) = if swap { (b, a) } else { (a, b) };
                             match op.apply(l, r, self.bound) {
                                 Eval::Exact(v) => {
-                                    if seen.insert(v, &mut note)? {
+                                    if check(v, &mut seen)? {
                                         kept.room(1)?;
                                         let x = Operand::at(split.xs, tx, i);
                                         let y = Operand::at(split.ys, ty, j);
@@ -566,6 +610,25 @@ mod tests {
                 && is_prime_slow(r)
             {
                 assert!(may_be_prime(Func::Sqrt, n), "√{n}");
+            }
+        }
+    }
+
+    /// What `prune_from` relies on: from the first pruned argument on,
+    /// T(n) and n! are pruned at every larger one, and √n never is.
+    #[test]
+    fn functions_are_pruned_from_one_argument_on() {
+        for bound in [u64::MAX, 1000, 1 << 40, 3, 1] {
+            for f in Func::ALL {
+                let mut was = false;
+                for n in (0..5_000).chain((0..40).map(|k| 1i128 << k).filter(|&n| n >= 5_000)) {
+                    let now = f.apply(n, bound) == Eval::Pruned;
+                    assert!(!was || now, "{f:?}({n}) within {bound}");
+                    was = now;
+                    if f == Func::Sqrt {
+                        assert!(!now);
+                    }
+                }
             }
         }
     }
