@@ -132,9 +132,11 @@ pub fn analyze(
 }
 
 /// Every hand under each of `rule_sets`, in their order; `tick` is called
-/// once per hand and rule set. Rule sets that differ only in the ceiling on
-/// primes share one search under the widest ceiling: a prime's simplest
-/// witness does not depend on the ceiling, so each set keeps its primes.
+/// once per hand and rule set. Rule sets that differ only in the faces and
+/// the ceiling on primes share one search, under the widest ceiling: a
+/// hand's values and witnesses depend on its card values alone, not on how
+/// the pack came to deal them, and a prime's simplest witness does not
+/// depend on the ceiling, so each set keeps its own hands and primes.
 ///
 /// # Errors
 /// [`SolveError::Memory`] when a search does not fit the budget.
@@ -146,13 +148,17 @@ pub fn analyze_all(
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
-    let uncapped = |r: &Rules| Rules {
+    let search_key = |r: &Rules| Rules {
         max_prime: None,
+        faces: crate::rules::Faces::Five,
         ..*r
     };
     let mut groups: Vec<(Rules, Vec<usize>)> = Vec::new();
     for (i, r) in rule_sets.iter().enumerate() {
-        match groups.iter_mut().find(|(g, _)| uncapped(g) == uncapped(r)) {
+        match groups
+            .iter_mut()
+            .find(|(g, _)| search_key(g) == search_key(r))
+        {
             Some((search, members)) => {
                 search.max_prime = search.max_prime.zip(r.max_prime).map(|(a, b)| a.max(b));
                 members.push(i);
@@ -177,40 +183,85 @@ pub fn analyze_all(
 }
 
 /// One search under `search` rules, read for each of `members` (which
-/// differ from it at most in a lower ceiling).
+/// differ from it at most in the faces and a lower ceiling): every hand
+/// that any member's faces deal is solved once.
 fn analyze_group(
     search: Rules,
     members: &[Rules],
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
-    let (dealt, total_deals) = deal(cards, search.faces);
-    let mut solver = Solver::new(search)?;
-    let hands: Vec<Hand> = dealt.iter().map(|d| d.hand).collect();
-    solver.prepare(&hands)?;
-    let per_hand = dealt
-        .par_iter()
-        .map(|d| {
-            let results = solve(&solver, d, members);
-            members.iter().for_each(tick);
-            results
+    let mut faces: Vec<crate::rules::Faces> = members.iter().map(|r| r.faces).collect();
+    faces.sort_by_key(|f| crate::rules::Faces::ALL.iter().position(|g| g == f));
+    faces.dedup();
+    let dealt: Vec<(crate::rules::Faces, Vec<Dealt>, u64)> = faces
+        .iter()
+        .map(|&f| {
+            let (d, total) = deal(cards, f);
+            (f, d, total)
         })
-        .collect::<Result<Vec<Vec<HandResult>>, SolveError>>()?;
+        .collect();
+    let of = |f: crate::rules::Faces| {
+        let (_, d, total) = dealt.iter().find(|(g, ..)| *g == f).expect("dealt");
+        (d, *total)
+    };
+    let mut hands: Vec<Hand> = dealt
+        .iter()
+        .flat_map(|(_, d, _)| d.iter().map(|d| d.hand))
+        .collect();
+    hands.sort_unstable();
+    hands.dedup();
+    let mut solver = Solver::new(search)?;
+    solver.prepare(&hands)?;
+    // For each hand, each member's result if its faces deal the hand.
+    let per_hand = hands
+        .par_iter()
+        .map(|&hand| {
+            let dealing: Vec<(Rules, u64)> = members
+                .iter()
+                .filter_map(|&r| {
+                    let (d, _) = of(r.faces);
+                    let i = d.binary_search_by(|x| x.hand.cmp(&hand)).ok()?;
+                    Some((r, d[i].deals))
+                })
+                .collect();
+            let mut results = solve(&solver, hand, &dealing)?.into_iter();
+            let out: Vec<Option<HandResult>> = members
+                .iter()
+                .map(|r| {
+                    let (d, _) = of(r.faces);
+                    d.binary_search_by(|x| x.hand.cmp(&hand))
+                        .ok()
+                        .and_then(|_| results.next())
+                })
+                .collect();
+            dealing.iter().for_each(|(r, _)| tick(r));
+            Ok(out)
+        })
+        .collect::<Result<Vec<Vec<Option<HandResult>>>, SolveError>>()?;
     Ok(members
         .iter()
         .enumerate()
         .map(|(m, &rules)| Analysis {
             rules,
             cards,
-            total_deals,
-            hands: per_hand.iter().map(|results| results[m].clone()).collect(),
+            total_deals: of(rules.faces).1,
+            hands: per_hand.iter().filter_map(|r| r[m].clone()).collect(),
         })
         .collect())
 }
 
-/// One hand's result under each of `members`.
-fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandResult>, SolveError> {
-    let solution = solver.solve_primes(dealt.hand)?;
+/// One hand's result under each of `members`, each with the number of
+/// deals that give the hand under its faces.
+fn solve(
+    solver: &Solver,
+    hand: Hand,
+    members: &[(Rules, u64)],
+) -> Result<Vec<HandResult>, SolveError> {
+    if members.is_empty() {
+        return Ok(Vec::new());
+    }
+    let solution = solver.solve_primes(hand)?;
     let all = solution.primes();
     let call = |p: Value| Witnessed {
         prime: p,
@@ -220,7 +271,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
     let mut values: Option<Vec<Value>> = None;
     members
         .iter()
-        .map(|rules| {
+        .map(|&(rules, deals)| {
             let primes: Vec<Value> = all
                 .iter()
                 .copied()
@@ -229,7 +280,7 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
             let simplest = solution.quickest(&primes).map(call);
             let failing_values = if primes.is_empty() {
                 if values.is_none() {
-                    let full = solver.solve(dealt.hand)?;
+                    let full = solver.solve(hand)?;
                     values = Some(full.values().unwrap_or_default().to_vec());
                 }
                 values.clone().unwrap_or_default()
@@ -237,8 +288,8 @@ fn solve(solver: &Solver, dealt: &Dealt, members: &[Rules]) -> Result<Vec<HandRe
                 Vec::new()
             };
             Ok(HandResult {
-                hand: dealt.hand,
-                deals: dealt.deals,
+                hand,
+                deals,
                 highest: primes.last().map(|&p| call(p)),
                 simplest,
                 pruned: solution.pruned(),

@@ -8,8 +8,142 @@ pub fn is_prime(v: Value) -> bool {
         Ok(n) if n < 128 => SMALL_PRIMES & (1u128 << n) != 0,
         // Most composites have a small factor: 64-bit remainders are far
         // cheaper than a Miller-Rabin round on 128-bit products.
-        Ok(n) => SMALL_FACTORS.iter().all(|&p| n % p != 0) && primal::is_prime(n),
+        Ok(n) => {
+            n % 2 == 1
+                && ODD_FACTORS
+                    .iter()
+                    .all(|&(inv, max)| n.wrapping_mul(inv) > max)
+                && miller_rabin(n)
+        }
         Err(_) => false,
+    }
+}
+
+/// Deterministic Miller-Rabin for an odd `n` >= 128: bases 2, 7, 61 below
+/// 4,759,123,141 (in 64-bit arithmetic), else the seven bases of Jim
+/// Sinclair's set, which no composite below 2^64 passes (in Montgomery
+/// form, so that no step divides 128-bit numbers).
+fn miller_rabin(n: u64) -> bool {
+    if n < 4_759_123_141 {
+        return [2, 7, 61]
+            .iter()
+            .all(|&a| strong_probable_prime_small(n, a));
+    }
+    let m = Montgomery::new(n);
+    [2, 325, 9375, 28178, 450_775, 9_780_504, 1_795_265_022]
+        .iter()
+        .all(|&a| m.strong_probable_prime(a))
+}
+
+/// Whether odd `n` passes the strong test to base `a` (64-bit products
+/// below 2^32).
+fn strong_probable_prime_small(n: u64, a: u64) -> bool {
+    let a = a % n;
+    if a == 0 {
+        return true;
+    }
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a remainder modulo n < 2^64"
+    )]
+    let mul = |x: u64, y: u64| {
+        if n < 1 << 32 {
+            x * y % n
+        } else {
+            (u128::from(x) * u128::from(y) % u128::from(n)) as u64
+        }
+    };
+    let s = (n - 1).trailing_zeros();
+    let d = (n - 1) >> s;
+    let (mut x, mut base, mut e) = (1u64, a, d);
+    while e > 0 {
+        if e & 1 == 1 {
+            x = mul(x, base);
+        }
+        base = mul(base, base);
+        e >>= 1;
+    }
+    if x == 1 || x == n - 1 {
+        return true;
+    }
+    for _ in 1..s {
+        x = mul(x, x);
+        if x == n - 1 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Arithmetic modulo an odd `n` in Montgomery form (R = 2^64).
+struct Montgomery {
+    n: u64,
+    /// n^-1 mod 2^64.
+    inv: u64,
+    /// R mod n: 1 in Montgomery form.
+    one: u64,
+    /// R^2 mod n: converts into Montgomery form.
+    r2: u64,
+}
+
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "the halves of 128-bit products, and remainders modulo n"
+)]
+impl Montgomery {
+    fn new(n: u64) -> Montgomery {
+        debug_assert!(n % 2 == 1);
+        // Newton's iteration doubles the correct low bits: 3, 6, 12, 24, 48, 96.
+        let mut inv = n;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(n.wrapping_mul(inv)));
+        }
+        let one = (u128::from(u64::MAX) % u128::from(n) + 1) as u64 % n;
+        let r2 = (u128::from(one) * u128::from(one) % u128::from(n)) as u64;
+        Montgomery { n, inv, one, r2 }
+    }
+
+    /// x·y·R^-1 mod n, for x, y < n.
+    fn mul(&self, x: u64, y: u64) -> u64 {
+        let t = u128::from(x) * u128::from(y);
+        let (hi, lo) = ((t >> 64) as u64, t as u64);
+        let m = lo.wrapping_mul(self.inv);
+        let mn = ((u128::from(m) * u128::from(self.n)) >> 64) as u64;
+        // t − m·n is a multiple of 2^64 whose low halves cancel exactly.
+        if hi < mn {
+            hi.wrapping_sub(mn).wrapping_add(self.n)
+        } else {
+            hi - mn
+        }
+    }
+
+    fn strong_probable_prime(&self, a: u64) -> bool {
+        let n = self.n;
+        let a = a % n;
+        if a == 0 {
+            return true;
+        }
+        let minus_one = n - self.one;
+        let s = (n - 1).trailing_zeros();
+        let mut e = (n - 1) >> s;
+        let (mut x, mut base) = (self.one, self.mul(a, self.r2));
+        while e > 0 {
+            if e & 1 == 1 {
+                x = self.mul(x, base);
+            }
+            base = self.mul(base, base);
+            e >>= 1;
+        }
+        if x == self.one || x == minus_one {
+            return true;
+        }
+        for _ in 1..s {
+            x = self.mul(x, x);
+            if x == minus_one {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -18,6 +152,26 @@ const SMALL_FACTORS: [u64; 30] = [
     2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97,
     101, 103, 107, 109, 113,
 ];
+
+/// For each odd prime p below 128, p^-1 mod 2^64 and (2^64 − 1) / p: p
+/// divides n exactly when n·p^-1 mod 2^64 is at most the second, one
+/// multiplication instead of a division.
+const ODD_FACTORS: [(u64, u64); 29] = {
+    let mut out = [(0, 0); 29];
+    let mut i = 0;
+    while i < 29 {
+        let p = SMALL_FACTORS[i + 1];
+        let mut inv = p;
+        let mut k = 0;
+        while k < 5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
+            k += 1;
+        }
+        out[i] = (inv, u64::MAX / p);
+        i += 1;
+    }
+    out
+};
 
 /// Bit n is set when n < 128 is prime: a fast path for the common case.
 const SMALL_PRIMES: u128 = {
@@ -82,6 +236,46 @@ mod tests {
         assert!(is_prime(18_446_744_073_709_551_557)); // largest prime < 2^64
         assert!(!is_prime(Value::from(u64::MAX)));
         assert!(!is_prime(Value::from(u64::MAX) + 2));
+    }
+
+    /// The fast test against the `primal` crate's on values of every size,
+    /// strong pseudoprimes to several bases and semiprimes near 2^64.
+    #[test]
+    fn miller_rabin_agrees_with_primal() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut checked = 0;
+        for bits in 8..=64 {
+            for _ in 0..4_000 {
+                let n = (next() >> (64 - bits)) | 1 | 1 << (bits - 1);
+                assert_eq!(is_prime(n.into()), primal::is_prime(n), "{n}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 200_000);
+        for n in [
+            2_047u64,
+            1_373_653,
+            25_326_001,
+            3_215_031_751,
+            4_759_123_141,
+            1_122_004_669_633,
+            2_152_302_898_747,
+            3_474_749_660_383,
+            341_550_071_728_321,
+            3_825_123_056_546_413_051,
+            4_294_967_291 * 4_294_967_279,
+            18_446_744_073_709_551_557,
+            u64::MAX,
+            u64::MAX - 58,
+        ] {
+            assert_eq!(is_prime(n.into()), primal::is_prime(n), "{n}");
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 mod budget;
 mod primes;
+mod seen;
 mod table;
 
 use std::sync::Arc;
@@ -274,7 +275,12 @@ impl Solver {
             };
             match targeted {
                 Some(table) => Some(table),
-                None => build.scan_primes(hand, get, |v| rules.allows_prime(v) && is_prime(v))?,
+                None => build.scan_primes(
+                    hand,
+                    get,
+                    |v| rules.allows_prime(v) && is_prime(v),
+                    rules.max_prime.is_some_and(|m| m <= 1 << 16),
+                )?,
             }
         } else {
             None

@@ -7,7 +7,8 @@ use std::collections::hash_map::Entry;
 use rustc_hash::FxHashMap;
 
 use super::budget::{Charge, map_room};
-use super::table::{Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
+use super::seen::Seen;
+use super::table::{Best, Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
 use crate::arith::{BinOp, Eval, Func, Value};
 use crate::error::SolveError;
 use crate::expr::{Cost, Top};
@@ -25,12 +26,45 @@ impl Build<'_> {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         wanted: impl Fn(Value) -> bool,
+        wanted_is_cheap: bool,
     ) -> Result<Option<Table>, SolveError> {
         if !self.functions.is_empty() && self.depth > 1 {
             return Ok(None);
         }
-        let level0 = self.level0(hand, &get)?;
-        let mut pruned = level0.pruned;
+        // A value goes through the set of distinct values when a function
+        // prunes it (it must be counted once), or when telling whether it
+        // is wanted costs more than a lookup.
+        let prune_from = self.prune_from();
+        let dedup = |v: Value| !wanted_is_cheap || prune_from.is_some_and(|n| v >= n);
+        // Only values that are wanted primes, or that a function can turn
+        // into one, keep a witness; every other value is only counted,
+        // once, for the function applications it prunes.
+        let mut pruned = 0;
+        let note = |v: Value, pruned: &mut u64| {
+            let mut keep = wanted(v);
+            for &f in self.functions {
+                // √ is never pruned, and gives nothing off a square.
+                if f == Func::Sqrt && !may_be_square(v) {
+                    continue;
+                }
+                match f.apply(v, self.bound) {
+                    Eval::Pruned => *pruned += 1,
+                    Eval::Exact(w) if may_be_prime(f, v) && wanted(w) => keep = true,
+                    _ => {}
+                }
+            }
+            keep
+        };
+        let level0 = if hand.len() < 2 {
+            let level0 = self.level0(hand, &get)?;
+            for &v in level0.map.keys() {
+                note(v, &mut pruned);
+            }
+            level0
+        } else {
+            self.level0_sparse(hand, &get, dedup, |v| note(v, &mut pruned))?
+        };
+        pruned += level0.pruned;
         // The best way to each prime: level 0 beats level 1 on equal cost;
         // within level 1 the full table's order (argument ascending, then
         // function order) breaks ties.
@@ -58,7 +92,6 @@ impl Build<'_> {
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 match f.apply(v, self.bound) {
-                    Eval::Pruned => pruned += 1,
                     Eval::Exact(w) if may_be_prime(f, v) && wanted(w) => {
                         let cost = Cost::unary(f, (step.cost, step.top()));
                         // The argument's index is set once the arguments are sorted.
@@ -100,6 +133,111 @@ impl Build<'_> {
             pruned,
             charge,
         }))
+    }
+
+    /// The least value at which some function in force is pruned (T(n)
+    /// and n! grow with n, √n is never pruned), if any.
+    fn prune_from(&self) -> Option<Value> {
+        self.functions
+            .iter()
+            .filter_map(|&f| {
+                let pruned = |n: Value| f.apply(n, self.bound) == Eval::Pruned;
+                // n! is pruned from 21 at the latest, T(n) from 2^33.
+                let (mut lo, mut hi): (Value, Value) = (0, 1 << 33);
+                if !pruned(hi) {
+                    return None;
+                }
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if pruned(mid) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                Some(lo)
+            })
+            .min()
+    }
+
+    /// The values of `hand` before any function is applied to it, as
+    /// [`Build::level0`] finds them and in the same order (so the same step
+    /// wins each value), but keeping a step only for the values `note`
+    /// keeps: `note` is called once for each distinct value that `dedup`
+    /// sends through a flat set holding the values alone, and for every
+    /// other value each time it is made.
+    pub(super) fn level0_sparse<'t>(
+        &self,
+        hand: Hand,
+        get: &impl Fn(Hand) -> &'t Table,
+        dedup: impl Fn(Value) -> bool,
+        mut note: impl FnMut(Value) -> bool,
+    ) -> Result<Best, SolveError> {
+        let mut kept = Best::new(self.budget);
+        let splits = splits(hand);
+        let pairs: usize = splits
+            .iter()
+            .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
+            .sum();
+        let mut seen = Seen::new(
+            if dedup(0) {
+                pairs.saturating_mul(self.ops.len()).min(1 << 20)
+            } else {
+                0
+            },
+            self.budget,
+        )?;
+        let mut check = |v: Value, seen: &mut Seen| {
+            if dedup(v) {
+                seen.insert(v, &mut note)
+            } else {
+                Ok(note(v))
+            }
+        };
+        if self.juxtapose {
+            let (joins, pruned) = self.joins(&hand.values());
+            kept.pruned += pruned;
+            for (v, step) in joins {
+                if check(v, &mut seen)? {
+                    kept.room(1)?;
+                    kept.offer(v, step);
+                }
+            }
+        }
+        for split in splits {
+            let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+            for i in 0..tx.values.len() {
+                self.check(hand, seen.len())?;
+                let a = tx.values[i];
+                for j in 0..ty.values.len() {
+                    let b = ty.values[j];
+                    for &op in self.ops {
+                        let both = !op.is_commutative() || !split.same || j >= i;
+                        let back = !op.is_commutative() && !split.same;
+                        for (swap, go) in [(false, both), (true, back)] {
+                            if !go {
+                                continue;
+                            }
+                            let (l, r) = if swap { (b, a) } else { (a, b) };
+                            match op.apply(l, r, self.bound) {
+                                Eval::Exact(v) => {
+                                    if check(v, &mut seen)? {
+                                        kept.room(1)?;
+                                        let x = Operand::at(split.xs, tx, i);
+                                        let y = Operand::at(split.ys, ty, j);
+                                        let (l, r) = if swap { (&y, &x) } else { (&x, &y) };
+                                        kept.binary(op, l, r, self.bound);
+                                    }
+                                }
+                                Eval::Pruned => kept.pruned += 1,
+                                Eval::Undefined => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(kept)
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same
@@ -225,6 +363,21 @@ fn may_be_prime(f: Func, n: Value) -> bool {
         Func::Tri | Func::Fact => n == 2,
         Func::Sqrt => true,
     }
+}
+
+/// Whether `v` can be a square: false for every value whose residue
+/// modulo 64 no square has (12 of the 64 residues are those of squares).
+fn may_be_square(v: Value) -> bool {
+    const SQUARES_MOD_64: u64 = {
+        let mut bits = 0u64;
+        let mut k = 0;
+        while k < 64 {
+            bits |= 1 << (k * k % 64);
+            k += 1;
+        }
+        bits
+    };
+    v >= 0 && SQUARES_MOD_64 >> (v & 63) & 1 == 1
 }
 
 /// Divisors below this use a table of reciprocals instead of dividing.
@@ -459,6 +612,35 @@ mod tests {
                 assert!(may_be_prime(Func::Sqrt, n), "√{n}");
             }
         }
+    }
+
+    /// What `prune_from` relies on: from the first pruned argument on,
+    /// T(n) and n! are pruned at every larger one, and √n never is.
+    #[test]
+    fn functions_are_pruned_from_one_argument_on() {
+        for bound in [u64::MAX, 1000, 1 << 40, 3, 1] {
+            for f in Func::ALL {
+                let mut was = false;
+                for n in (0..5_000).chain((0..40).map(|k| 1i128 << k).filter(|&n| n >= 5_000)) {
+                    let now = f.apply(n, bound) == Eval::Pruned;
+                    assert!(!was || now, "{f:?}({n}) within {bound}");
+                    was = now;
+                    if f == Func::Sqrt {
+                        assert!(!now);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_square_filter_passes_every_square() {
+        for r in 0..100_000i128 {
+            assert!(may_be_square(r * r), "{r}");
+        }
+        let passed = (0..6400).filter(|&v| may_be_square(v)).count();
+        assert_eq!(passed, 1200);
+        assert!(!may_be_square(-4));
     }
 
     #[test]

@@ -259,7 +259,13 @@ impl Best {
     /// whatever the new one costs at or above `floor`, a lower bound on its
     /// cost key: most candidates lose, and are rejected before their cost
     /// is worked out.
-    fn offer_with(&mut self, value: Value, floor: u64, class: u8, make: impl FnOnce() -> Step) {
+    pub(super) fn offer_with(
+        &mut self,
+        value: Value,
+        floor: u64,
+        class: u8,
+        make: impl FnOnce() -> Step,
+    ) {
         match self.map.entry(value) {
             Entry::Occupied(mut e) => {
                 let held = e.get().cost.key();
@@ -277,7 +283,7 @@ impl Best {
         }
     }
 
-    fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
+    pub(super) fn binary(&mut self, op: BinOp, x: &Operand, y: &Operand, bound: u64) {
         match op.apply(x.value, y.value, bound) {
             Eval::Exact(v) => {
                 let floor = Cost::at_least(op, x.step.cost, y.step.cost);

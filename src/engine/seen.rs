@@ -1,0 +1,190 @@
+//! The distinct values a hand reaches at its top, without their witnesses:
+//! a flat open-addressing set of 8-byte keys, each with one flag bit, so
+//! that the prime scan can count what it must about every value (the
+//! function applications pruned above the bound) while keeping a witness
+//! only for the few values that can still become a prime.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::budget::{Budget, Charge, map_room};
+use crate::arith::Value;
+use crate::error::SolveError;
+
+/// Values of at most this size go in the flat table; the rare larger ones
+/// (the bound allows up to 2^64 − 1) in a side map.
+const FLAT: i128 = 1 << 61;
+
+/// An empty slot: no value shifts to it (values are below 2^61 in size).
+const EMPTY: i64 = i64::MIN;
+
+/// A set of values, each with a flag set when it is first inserted.
+pub(super) struct Seen {
+    /// `value << 1 | flag`, or [`EMPTY`]; a power of two long.
+    slots: Vec<i64>,
+    len: usize,
+    /// Values too large for a slot, with their flag.
+    big: FxHashMap<Value, bool>,
+    charge: Charge,
+    big_charge: Charge,
+    budget: Arc<Budget>,
+}
+
+/// Multiplicative hashing: the top bits of the product.
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Seen {
+    /// An empty set with room for about `expect` values, charged first.
+    pub fn new(expect: usize, budget: &Arc<Budget>) -> Result<Seen, SolveError> {
+        let mut seen = Seen {
+            slots: Vec::new(),
+            len: 0,
+            big: FxHashMap::default(),
+            charge: Charge::default(),
+            big_charge: Charge::default(),
+            budget: Arc::clone(budget),
+        };
+        seen.grow((expect * 2).next_power_of_two().max(1024))?;
+        Ok(seen)
+    }
+
+    /// How many distinct values have been inserted.
+    pub fn len(&self) -> usize {
+        self.len + self.big.len()
+    }
+
+    /// Re-lays the set out in `slots` slots, charging them before they are
+    /// allocated (old and new storage coexist while it moves).
+    fn grow(&mut self, slots: usize) -> Result<(), SolveError> {
+        let bytes = (slots * size_of::<i64>()) as u64;
+        let charge = self.budget.charge(bytes)?;
+        let mut fresh: Vec<i64> = Vec::new();
+        fresh
+            .try_reserve_exact(slots)
+            .map_err(|_| self.budget.refusal(bytes))?;
+        fresh.resize(slots, EMPTY);
+        let mask = slots - 1;
+        let shift = 64 - slots.trailing_zeros();
+        for &k in &self.slots {
+            if k != EMPTY {
+                let mut i = slot_of(k >> 1, shift);
+                while fresh[i] != EMPTY {
+                    i = (i + 1) & mask;
+                }
+                fresh[i] = k;
+            }
+        }
+        self.slots = fresh;
+        self.charge = charge;
+        Ok(())
+    }
+
+    /// Inserts `v` if it is new, with the flag `flag(v)` works out then;
+    /// gives the value's flag either way.
+    #[inline]
+    pub fn insert(
+        &mut self,
+        v: Value,
+        flag: impl FnOnce(Value) -> bool,
+    ) -> Result<bool, SolveError> {
+        if !(-FLAT..FLAT).contains(&v) {
+            return self.insert_big(v, flag);
+        }
+        #[allow(
+            clippy::cast_possible_truncation,
+            reason = "checked above to lie within ±2^61"
+        )]
+        let v = v as i64;
+        let mask = self.slots.len() - 1;
+        let shift = 64 - self.slots.len().trailing_zeros();
+        let mut i = slot_of(v, shift);
+        loop {
+            let k = self.slots[i];
+            if k == EMPTY {
+                break;
+            }
+            if k >> 1 == v {
+                return Ok(k & 1 == 1);
+            }
+            i = (i + 1) & mask;
+        }
+        let f = flag(v.into());
+        self.slots[i] = v << 1 | i64::from(f);
+        self.len += 1;
+        // At most half full.
+        if self.len * 2 > self.slots.len() {
+            self.grow(self.slots.len() * 2)?;
+        }
+        Ok(f)
+    }
+
+    #[cold]
+    fn insert_big(
+        &mut self,
+        v: Value,
+        flag: impl FnOnce(Value) -> bool,
+    ) -> Result<bool, SolveError> {
+        if let Some(&f) = self.big.get(&v) {
+            return Ok(f);
+        }
+        map_room(&mut self.big, &mut self.big_charge, &self.budget, 1)?;
+        let f = flag(v);
+        self.big.insert(v, f);
+        Ok(f)
+    }
+}
+
+#[inline]
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_truncation,
+    reason = "bits of a hash, and a shift that leaves fewer than 64 bits"
+)]
+fn slot_of(v: i64, shift: u32) -> usize {
+    ((v as u64).wrapping_mul(MIX) >> shift) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_kept_once_with_their_first_flag() {
+        let budget = Budget::new(1 << 30);
+        let mut seen = Seen::new(4, &budget).unwrap();
+        let values: Vec<Value> = (-5000..5000)
+            .map(|v: Value| v * 7919)
+            .chain([
+                (1 << 61) - 1,
+                -(1 << 61),
+                1 << 61,
+                -(1 << 62),
+                u64::MAX.into(),
+            ])
+            .collect();
+        for &v in &values {
+            assert_eq!(seen.insert(v, |v| v % 3 == 0).unwrap(), v % 3 == 0);
+        }
+        assert_eq!(seen.len(), values.len());
+        for &v in &values {
+            // Already there: the flag is the first one, not recomputed.
+            assert_eq!(seen.insert(v, |_| unreachable!()).unwrap(), v % 3 == 0);
+        }
+        assert_eq!(seen.len(), values.len());
+        assert!(budget.used() > 0);
+        drop(seen);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn growth_past_the_budget_is_refused() {
+        let budget = Budget::new(64 << 10);
+        let mut seen = Seen::new(16, &budget).unwrap();
+        let err = (0..1_000_000)
+            .map(|v| seen.insert(v, |_| false))
+            .find_map(Result::err)
+            .expect("refused");
+        assert!(matches!(err, SolveError::Memory { .. }));
+    }
+}
