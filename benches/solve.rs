@@ -76,3 +76,36 @@ fn six_cards_base_rules_primes_only() -> usize {
         .primes()
         .len()
 }
+
+/// A four-card hand under every rule when only its primes are wanted: the
+/// prime scan, which keeps a witness only for values that can become a
+/// prime and counts the others in a flat set (engine/seen.rs).
+#[divan::bench]
+fn four_cards_every_rule_primes_only() -> usize {
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    })
+    .unwrap();
+    solver
+        .solve_primes(black_box(Hand::from_values(&[3, 5, 7, 9])))
+        .unwrap()
+        .primes()
+        .len()
+}
+
+/// The same hand with every value listed (the full table), for comparison.
+#[divan::bench]
+fn four_cards_every_rule_all_values() -> usize {
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    })
+    .unwrap();
+    solver
+        .solve(black_box(Hand::from_values(&[3, 5, 7, 9])))
+        .unwrap()
+        .values()
+        .unwrap()
+        .len()
+}

@@ -369,3 +369,48 @@ fn a_sweep_in_chunks_gives_the_same_answers() {
     // Only the smaller tables stay, within the budget.
     assert!(chunked.budget().used() < 8 << 20);
 }
+
+/// Every combination of the house rules the engine sees (faces only pick
+/// the hands): powers × juxtaposition × functions × ceiling.
+fn every_combination() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for powers in [false, true] {
+        for juxtapose in [false, true] {
+            for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
+                for max_prime in [Some(97), None] {
+                    out.push(Rules {
+                        faces: Faces::Rank,
+                        powers,
+                        juxtapose,
+                        functions,
+                        max_prime,
+                        ..Rules::default()
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The prime searches at the top (the targeted search, the scan with its
+/// set of distinct values) against the full table on a sample of the
+/// four-card hands under every rule combination.
+#[test]
+fn prime_searches_agree_on_four_cards_under_every_combination() {
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 4).into_iter().step_by(61).collect();
+    for rules in every_combination() {
+        assert_prime_search_agrees(rules, &hands);
+    }
+}
+
+/// The same on every four-card hand (1,820 under `rank`): minutes, so run
+/// on demand with `cargo test --release --test engine -- --ignored`.
+#[test]
+#[ignore = "minutes: every four-card hand under every rule combination"]
+fn prime_searches_agree_on_every_four_card_hand() {
+    let hands = all_hands(Faces::Rank, 4);
+    for rules in every_combination() {
+        assert_prime_search_agrees(rules, &hands);
+    }
+}
