@@ -109,3 +109,21 @@ fn four_cards_every_rule_all_values() -> usize {
         .unwrap()
         .len()
 }
+
+/// Full value tables (`Solver::solve(..).values()`) of every six-card hand
+/// dealt under `five` (4,965 hands of values 1-10), sub-hand tables shared:
+/// the work a plain subset DP in C does (README, Performance).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn full_value_tables_six_cards() -> usize {
+    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Five)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect();
+    let mut solver = Solver::new(Rules::default()).unwrap();
+    solver.prepare(&hands).unwrap();
+    hands
+        .iter()
+        .map(|&h| solver.solve(h).unwrap().values().unwrap().len())
+        .sum()
+}
