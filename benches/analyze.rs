@@ -4,7 +4,7 @@
 use prime_solve::analysis::{all_rule_sets, analyze, analyze_all};
 use prime_solve::expr::Style;
 use prime_solve::report;
-use prime_solve::{Faces, Rules};
+use prime_solve::{Faces, Functions, Rules};
 
 fn main() {
     divan::main();
@@ -26,4 +26,22 @@ fn six_cards_rank_faces() -> usize {
         ..Rules::default()
     };
     analyze(rules, 6, &|_| {}).unwrap().hands.len()
+}
+
+/// `analyze --cards 4 --all-rules`: 72 rule sets of four-card hands, the
+/// searches shared between faces and ceilings (12 searches).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn all_rule_sets_four_cards() -> usize {
+    analyze_all(&all_rule_sets(), 4, &|_| {}).unwrap().len()
+}
+
+/// `analyze --cards 5 --functions tri`: 3,003 five-card hands, in chunks
+/// when their sub-hand tables would not fit a third of the budget.
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn five_cards_triangles() -> usize {
+    let rules = Rules {
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    analyze(rules, 5, &|_| {}).unwrap().hands.len()
 }

@@ -76,3 +76,54 @@ fn six_cards_base_rules_primes_only() -> usize {
         .primes()
         .len()
 }
+
+/// A four-card hand under every rule when only its primes are wanted: the
+/// prime scan, which keeps a witness only for values that can become a
+/// prime and counts the others in a flat set (engine/seen.rs).
+#[divan::bench]
+fn four_cards_every_rule_primes_only() -> usize {
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    })
+    .unwrap();
+    solver
+        .solve_primes(black_box(Hand::from_values(&[3, 5, 7, 9])))
+        .unwrap()
+        .primes()
+        .len()
+}
+
+/// The same hand with every value listed (the full table), for comparison.
+#[divan::bench]
+fn four_cards_every_rule_all_values() -> usize {
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    })
+    .unwrap();
+    solver
+        .solve(black_box(Hand::from_values(&[3, 5, 7, 9])))
+        .unwrap()
+        .values()
+        .unwrap()
+        .len()
+}
+
+/// Full value tables (`Solver::solve(..).values()`) of every six-card hand
+/// dealt under `five` (4,965 hands of values 1-10), sub-hand tables shared:
+/// the work a plain subset DP in C does (README, Performance).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn full_value_tables_six_cards() -> usize {
+    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Five)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect();
+    let mut solver = Solver::new(Rules::default()).unwrap();
+    solver.prepare(&hands).unwrap();
+    hands
+        .iter()
+        .map(|&h| solver.solve(h).unwrap().values().unwrap().len())
+        .sum()
+}

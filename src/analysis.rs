@@ -212,9 +212,37 @@ fn analyze_group(
     hands.sort_unstable();
     hands.dedup();
     let mut solver = Solver::new(search)?;
-    solver.prepare(&hands)?;
+    let chunk = solver.plan_sweep(&hands)?.max(1);
     // For each hand, each member's result if its faces deal the hand.
-    let per_hand = hands
+    let mut per_hand: Vec<Vec<Option<HandResult>>> = Vec::with_capacity(hands.len());
+    for part in hands.chunks(chunk) {
+        solver.prepare(part)?;
+        per_hand.extend(solve_part(&solver, part, members, &of, tick)?);
+        if chunk < hands.len() {
+            solver.release(cards - 1);
+        }
+    }
+    Ok(members
+        .iter()
+        .enumerate()
+        .map(|(m, &rules)| Analysis {
+            rules,
+            cards,
+            total_deals: of(rules.faces).1,
+            hands: per_hand.iter().filter_map(|r| r[m].clone()).collect(),
+        })
+        .collect())
+}
+
+/// Each hand's result for each member whose faces deal it.
+fn solve_part<'d>(
+    solver: &Solver,
+    hands: &[Hand],
+    members: &[Rules],
+    of: &(dyn Fn(crate::rules::Faces) -> (&'d Vec<Dealt>, u64) + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
+) -> Result<Vec<Vec<Option<HandResult>>>, SolveError> {
+    hands
         .par_iter()
         .map(|&hand| {
             let dealing: Vec<(Rules, u64)> = members
@@ -225,7 +253,7 @@ fn analyze_group(
                     Some((r, d[i].deals))
                 })
                 .collect();
-            let mut results = solve(&solver, hand, &dealing)?.into_iter();
+            let mut results = solve(solver, hand, &dealing)?.into_iter();
             let out: Vec<Option<HandResult>> = members
                 .iter()
                 .map(|r| {
@@ -238,17 +266,7 @@ fn analyze_group(
             dealing.iter().for_each(|(r, _)| tick(r));
             Ok(out)
         })
-        .collect::<Result<Vec<Vec<Option<HandResult>>>, SolveError>>()?;
-    Ok(members
-        .iter()
-        .enumerate()
-        .map(|(m, &rules)| Analysis {
-            rules,
-            cards,
-            total_deals: of(rules.faces).1,
-            hands: per_hand.iter().filter_map(|r| r[m].clone()).collect(),
-        })
-        .collect())
+        .collect()
 }
 
 /// One hand's result under each of `members`, each with the number of

@@ -327,3 +327,90 @@ fn a_search_too_large_is_refused_not_run_out_of_memory() {
     // The same limit lets a smaller hand through.
     assert!(solver.solve(Hand::from_values(&[2, 3])).is_ok());
 }
+
+/// A sweep too large to keep every sub-hand's table is solved in chunks
+/// (`Solver::plan_sweep`), each keeping only its own tables: the answers
+/// are those of one solver that keeps everything.
+#[test]
+fn a_sweep_in_chunks_gives_the_same_answers() {
+    use prime_solve::engine::Budget;
+    let rules = Rules {
+        powers: true,
+        functions: Functions::TRI,
+        max_prime: None,
+        ..Rules::default()
+    };
+    let hands: Vec<Hand> = all_hands(Faces::Five, 4).into_iter().step_by(5).collect();
+    let whole = Solver::new(rules).unwrap();
+    let mut chunked = Solver::new(rules)
+        .unwrap()
+        .with_budget(Budget::new(8 << 20));
+    let chunk = chunked.plan_sweep(&hands).unwrap();
+    assert!(
+        chunk > 0 && chunk < hands.len() / 4,
+        "{chunk} of {}",
+        hands.len()
+    );
+    for part in hands.chunks(chunk) {
+        chunked.prepare(part).unwrap();
+        for &h in part {
+            let (a, b) = (
+                whole.solve_primes(h).unwrap(),
+                chunked.solve_primes(h).unwrap(),
+            );
+            assert_eq!(a.primes(), b.primes(), "{h}");
+            assert_eq!(a.pruned(), b.pruned(), "{h}");
+            for p in a.primes() {
+                assert_eq!(a.witness(p), b.witness(p), "{h}: {p}");
+            }
+        }
+        chunked.release(3);
+    }
+    // Only the smaller tables stay, within the budget.
+    assert!(chunked.budget().used() < 8 << 20);
+}
+
+/// Every combination of the house rules the engine sees (faces only pick
+/// the hands): powers × juxtaposition × functions × ceiling.
+fn every_combination() -> Vec<Rules> {
+    let mut out = Vec::new();
+    for powers in [false, true] {
+        for juxtapose in [false, true] {
+            for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
+                for max_prime in [Some(97), None] {
+                    out.push(Rules {
+                        faces: Faces::Rank,
+                        powers,
+                        juxtapose,
+                        functions,
+                        max_prime,
+                        ..Rules::default()
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The prime searches at the top (the targeted search, the scan with its
+/// set of distinct values) against the full table on a sample of the
+/// four-card hands under every rule combination.
+#[test]
+fn prime_searches_agree_on_four_cards_under_every_combination() {
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 4).into_iter().step_by(61).collect();
+    for rules in every_combination() {
+        assert_prime_search_agrees(rules, &hands);
+    }
+}
+
+/// The same on every four-card hand (1,820 under `rank`): minutes, so run
+/// on demand with `cargo test --release --test engine -- --ignored`.
+#[test]
+#[ignore = "minutes: every four-card hand under every rule combination"]
+fn prime_searches_agree_on_every_four_card_hand() {
+    let hands = all_hands(Faces::Rank, 4);
+    for rules in every_combination() {
+        assert_prime_search_agrees(rules, &hands);
+    }
+}

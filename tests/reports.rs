@@ -431,4 +431,8 @@ fn a_single_rule_set_and_other_hand_sizes_are_worded_for_themselves() {
     assert!(!index.contains("three-card"), "{index}");
     assert!(index.contains("every hand of two cards"));
     assert!(index.contains("- With face cards counting 5"));
+    // The tables and crib sheets beside the three-card reports are not
+    // beside these: no link to them.
+    assert!(!index.contains("table-five.md"), "{index}");
+    assert!(index.contains("`reports/` folder"), "{index}");
 }

@@ -206,6 +206,76 @@ impl Solver {
         Ok(())
     }
 
+    /// Plans a sweep over `hands` of one size k within the budget: prepares
+    /// every shared sub-hand table of fewer than k − 1 cards, and gives how
+    /// many hands (in order) to solve at a time. When the tables of k − 1
+    /// cards are projected to fit a third of what the budget has left,
+    /// that is every hand at once; otherwise chunks whose own sub-hand
+    /// tables fit, so that a sweep keeps only the tables of the hands it is
+    /// solving: call [`Solver::prepare`] on each chunk before solving it and
+    /// [`Solver::release`] after. Hands given in order (as dealt) share
+    /// most of their sub-hands with their neighbours.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when even the smaller tables would pass the
+    /// budget.
+    pub fn plan_sweep(&mut self, hands: &[Hand]) -> Result<usize, SolveError> {
+        let (Some(top), Some(&last)) = (hands.iter().map(|h| h.len()).max(), hands.last()) else {
+            return Ok(0);
+        };
+        if top < 4 {
+            return Ok(hands.len());
+        }
+        // The tables of k − 1 cards, whose own sub-hands are prepared now.
+        let mut next: Vec<Hand> = hands
+            .iter()
+            .flat_map(|h| h.proper_sub_hands())
+            .filter(|s| s.len() + 1 == top)
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        self.prepare(&next)?;
+        // A sample: the tables of k − 1 cards of the last hand, which has
+        // the highest cards and so, most often, the largest tables. The
+        // growth from k − 2 to k − 1 cards, measured, projects the rest
+        // better than the growth measured below it (it rises with k).
+        self.prepare(&[last])?;
+        let shared = &self.shared;
+        let mean = |k: usize| mean_len(shared.keys().filter(|h| h.len() == k), |h| shared.get(h));
+        let sampled = |k: usize| {
+            let subs = last.proper_sub_hands();
+            mean_len(subs.iter().filter(|h| h.len() == k), |h| shared.get(h))
+        };
+        let (Some(b), Some(c)) = (mean(top - 2), sampled(top - 1)) else {
+            return Ok(hands.len());
+        };
+        // The least a sweep in chunks needs: the tables of k − 1 cards of
+        // one hand, and the hands the threads solve at once. Refused now if
+        // even that is projected past the budget, not after solving a part.
+        self.foresee(&[(top, rayon::current_num_threads())], |k| {
+            if k + 1 == top { Some(c) } else { mean(k) }
+        })?;
+        let each = c * self.bytes_per_value() as f64;
+        let room = self.budget.limit().saturating_sub(self.budget.used()) as f64 / 3.0;
+        if each * next.len() as f64 <= room || b < 1.0 {
+            return Ok(hands.len());
+        }
+        self.release(top - 1);
+        // A hand has at most `top` sub-hands of k − 1 cards.
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive count of hands, at most hands.len()"
+        )]
+        let chunk = (room / (each * top as f64)).floor().max(1.0) as usize;
+        Ok(chunk.min(hands.len()))
+    }
+
+    /// Drops the shared tables of `size` cards (after a chunk of a sweep).
+    pub fn release(&mut self, size: usize) {
+        self.shared.retain(|h, _| h.len() != size);
+    }
+
     /// Every value `hand` reaches. Sub-hands not prepared are built here
     /// and kept with the solution.
     ///

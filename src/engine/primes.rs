@@ -8,7 +8,10 @@ use rustc_hash::FxHashMap;
 
 use super::budget::{Charge, map_room};
 use super::seen::Seen;
-use super::table::{Best, Build, How, Layer, Operand, Split, Step, Table, binary_step, splits};
+use super::table::{
+    Best, Build, How, Layer, Operand, Order, Place, Split, Step, Table, binary_step, directions,
+    splits,
+};
 use crate::arith::{BinOp, Eval, Func, Value};
 use crate::error::SolveError;
 use crate::expr::{Cost, Top};
@@ -68,19 +71,20 @@ impl Build<'_> {
         // The best way to each prime: level 0 beats level 1 on equal cost;
         // within level 1 the full table's order (argument ascending, then
         // function order) breaks ties.
-        let mut best: FxHashMap<Value, (Precedence, Step)> = FxHashMap::default();
+        let mut best: FxHashMap<Value, (Order, Step, Value)> = FxHashMap::default();
         let mut best_charge = Charge::default();
         let budget = self.budget;
-        let mut keep = |v: Value, key: Precedence, step: Step| -> Result<(), SolveError> {
+        // `arg`: the function's argument, for a step of level 1.
+        let mut keep = |v: Value, key: Order, step: Step, arg: Value| -> Result<(), SolveError> {
             map_room(&mut best, &mut best_charge, budget, 1)?;
             match best.entry(v) {
                 Entry::Occupied(mut e) => {
                     if key < e.get().0 {
-                        e.insert((key, step));
+                        e.insert((key, step, arg));
                     }
                 }
                 Entry::Vacant(e) => {
-                    e.insert((key, step));
+                    e.insert((key, step, arg));
                 }
             }
             Ok(())
@@ -88,7 +92,7 @@ impl Build<'_> {
         let mut args: Vec<(Value, Step)> = Vec::new();
         for (&v, &step) in &level0.map {
             if wanted(v) {
-                keep(v, (step.rank(), 0, 0, 0), step)?;
+                keep(v, Order::new(&step, Place::LEVEL0), step, 0)?;
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 match f.apply(v, self.bound) {
@@ -101,7 +105,7 @@ impl Build<'_> {
                             arg: 0,
                         };
                         let made = Step { cost, how };
-                        keep(w, (made.rank(), 1, v, fi), made)?;
+                        keep(w, Order::new(&made, Place::unary(1, v, fi)), made, v)?;
                         args.push((v, step));
                     }
                     _ => {}
@@ -116,9 +120,8 @@ impl Build<'_> {
         arg_layer.steps.extend(args.iter().map(|&(_, s)| s));
         let (merged, c) = Layer::from_map(
             &best,
-            |((_, level, arg, _), mut step)| {
+            |(_, mut step, arg)| {
                 if let How::Unary { arg: index, .. } = &mut step.how {
-                    debug_assert_eq!(level, 1);
                     let i = arg_layer.find(arg).expect("a kept argument");
                     *index = u32::try_from(i).expect("a table holds at most MAX_TABLE_VALUES");
                 }
@@ -212,9 +215,8 @@ impl Build<'_> {
                 for j in 0..ty.values.len() {
                     let b = ty.values[j];
                     for &op in self.ops {
-                        let both = !op.is_commutative() || !split.same || j >= i;
-                        let back = !op.is_commutative() && !split.same;
-                        for (swap, go) in [(false, both), (true, back)] {
+                        let [forward, back] = directions(op, split.same, i, j);
+                        for (swap, go) in [(false, forward), (true, back)] {
                             if !go {
                                 continue;
                             }
@@ -274,16 +276,16 @@ impl Build<'_> {
             return Ok(None);
         };
         let wanted: Vec<bool> = (0..=max).map(|v| is_prime(v.into())).collect();
-        let mut best: Vec<Option<(u64, Step)>> = vec![None; wanted.len()];
+        let mut best: Vec<Option<(Place, Step)>> = vec![None; wanted.len()];
         let mut pruned = 0;
         if self.juxtapose {
             let (joins, p) = self.joins(&hand.values());
             pruned = p;
             for (n, (v, step)) in joins.into_iter().enumerate() {
                 if (0..=Value::from(max)).contains(&v) && wanted[v as usize] {
-                    let slot = &mut best[v as usize];
-                    if slot.is_none_or(|(_, b)| step.rank() < b.rank()) {
-                        *slot = Some((n as u64, step));
+                    let (slot, place) = (&mut best[v as usize], Place::join(n));
+                    if slot.is_none_or(|(p, b)| Order::new(&step, place) < Order::new(&b, p)) {
+                        *slot = Some((place, step));
                     }
                 }
             }
@@ -297,7 +299,7 @@ impl Build<'_> {
                 .charge(((tx.values.len() + ty.values.len()) * size_of::<i64>()) as u64)?;
             let mut scan = Scan {
                 split: *split,
-                k: k as u64 + 1,
+                k: k + 1,
                 tx,
                 ty,
                 xs: tx.values.iter().map(|&v| v as i64).collect(),
@@ -349,11 +351,6 @@ impl Build<'_> {
         a + b <= limit && a.checked_mul(b).is_some_and(|p| p <= limit)
     }
 }
-
-/// How one way to a value ranks against another in the full table: its
-/// rank ([`Step::rank`]), then level (0 before 1), then the function's argument, then the
-/// function's place in the rules' order.
-type Precedence = ((Cost, u8), u8, Value, usize);
 
 /// Whether `f(n)` can be prime: T(n) = n(n+1)/2 has two factors above 1
 /// for n >= 3 and n! for n >= 3, so both are prime only at n = 2 (3 and 2);
@@ -420,7 +417,7 @@ fn exact_quotient(n: u64, d: u64) -> Option<u64> {
 struct Scan<'a> {
     split: Split,
     /// The split's number, from 1 (0 is for juxtapositions).
-    k: u64,
+    k: usize,
     tx: &'a Layer,
     ty: &'a Layer,
     xs: Vec<i64>,
@@ -428,7 +425,7 @@ struct Scan<'a> {
     max: i64,
     wanted: &'a [bool],
     primes: &'a [i64],
-    best: &'a mut Vec<Option<(u64, Step)>>,
+    best: &'a mut Vec<Option<(Place, Step)>>,
 }
 
 /// The operators of the targeted search, in the full table's order.
@@ -448,26 +445,24 @@ impl Scan<'_> {
     /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
     /// makes the prime `r`.
     fn offer(&mut self, i: usize, j: usize, op: BinOp, swap: bool, r: i64) {
-        // Indexes below 2^24 (checked by `targeted_primes`) keep the fields apart.
-        let pos =
-            self.k << 56 | (i as u64) << 32 | (j as u64) << 8 | (op as u64) << 1 | u64::from(swap);
+        let place = Place::pair(self.k, i, j, op, swap);
         let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
         let class = Top::of_binary(op).bracket_class();
         let slot = &mut self.best[r as usize];
         // Most candidates lose to one found earlier: the lower bound on the
         // cost rules them out before it is worked out. Ranked as the full
-        // table ranks (`Step::rank`), then by place in its order.
-        if slot
-            .is_some_and(|(p, b)| (b.cost.key(), b.top().bracket_class(), p) < (floor, class, pos))
-        {
+        // table ranks (`Order`).
+        if slot.is_some_and(|(p, b)| {
+            (b.cost.key(), b.top().bracket_class(), p) < (floor, class, place)
+        }) {
             return;
         }
         let x = Operand::at(self.split.xs, self.tx, i);
         let y = Operand::at(self.split.ys, self.ty, j);
         let (l, rr) = if swap { (y, x) } else { (x, y) };
         let step = binary_step(op, &l, &rr, r.into());
-        if slot.is_none_or(|(p, b)| (step.rank(), pos) < (b.rank(), p)) {
-            *slot = Some((pos, step));
+        if slot.is_none_or(|(p, b)| Order::new(&step, place) < Order::new(&b, p)) {
+            *slot = Some((place, step));
         }
     }
 

@@ -59,6 +59,88 @@ impl Step {
     }
 }
 
+/// The witness order, the one definition every table and search shares:
+/// of two ways to a value the better has the lower rank ([`Step::rank`]:
+/// cost, then bracket class), and on equal rank the earlier [`Place`] in
+/// the full table's enumeration.
+///
+/// The full table is offered its candidates in place order (juxtapositions,
+/// then each split's pairs as [`directions`] lists them, then function
+/// level by level), so there the first of equal rank stays ([`Best`],
+/// [`merge`]); the searches at the top find candidates out of order and
+/// compare whole `Order`s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Order {
+    pub rank: (Cost, u8),
+    pub place: Place,
+}
+
+impl Order {
+    pub fn new(step: &Step, place: Place) -> Order {
+        Order {
+            rank: step.rank(),
+            place,
+        }
+    }
+}
+
+/// Where a way to a value comes in the full table's enumeration, packed so
+/// that places compare as the enumeration meets them: the function level
+/// first (a value made without a function on top before one made with);
+/// at level 0 the juxtapositions (split 0, by permutation), then the
+/// splits in [`splits`] order (numbered from 1), in each the pairs by the
+/// index of the larger side's value, then the smaller side's (both
+/// ascending by value), then the operator (+ − × ÷ ^ root), `x op y` before
+/// `y op x`; at a function level the argument ascending, then the
+/// function's place in the rules' order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Place(u128);
+
+impl Place {
+    /// A place at level 0, for the one way to a value a search keeps from
+    /// level 0 against ways from function levels.
+    pub const LEVEL0: Place = Place(0);
+
+    /// The `n`th juxtaposition.
+    pub fn join(n: usize) -> Place {
+        Place(n as u128)
+    }
+
+    /// `x op y` (`swap`: `y op x`) at indexes `i`, `j` of split `k` (from 1).
+    pub fn pair(k: usize, i: usize, j: usize, op: BinOp, swap: bool) -> Place {
+        debug_assert!(k < 1 << 16 && i < 1 << 32 && j < 1 << 32);
+        Place(
+            (k as u128) << 80
+                | (i as u128) << 48
+                | (j as u128) << 16
+                | (op as u128) << 1
+                | u128::from(swap),
+        )
+    }
+
+    /// `f(arg)` at function level `level` (from 1), `f` the `fi`th
+    /// function in force; `arg` is not negative (no function takes one).
+    pub fn unary(level: u8, arg: Value, fi: usize) -> Place {
+        let arg = u128::try_from(arg).expect("functions take no negative argument");
+        debug_assert!(arg < 1 << 64 && fi < 1 << 8);
+        Place(u128::from(level) << 120 | arg << 8 | fi as u128)
+    }
+}
+
+/// Which of `x op y` and `y op x` a split tries for the values at `i` and
+/// `j` of its two sides, in that order: both for − ÷ ^ root, `x op y` only
+/// for + and ×; with equal sides, + and × only once per unordered pair
+/// (j ≥ i) and `y op x` never. With the loop order (i, then j, then the
+/// operators in order, then these two) it is the enumeration of a split.
+#[inline]
+pub(crate) fn directions(op: BinOp, same: bool, i: usize, j: usize) -> [bool; 2] {
+    if op.is_commutative() {
+        [!same || j >= i, false]
+    } else {
+        [true, !same]
+    }
+}
+
 /// Values ascending, each with its step.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Layer {
@@ -222,8 +304,9 @@ pub(super) fn binary_step(op: BinOp, x: &Operand, y: &Operand, value: Value) -> 
     }
 }
 
-/// The best step seen for each value; on equal cost the first one offered
-/// wins, which makes the enumeration order the tie-break.
+/// The best step seen for each value, offered in [`Place`] order: on
+/// equal rank the first one offered stays, so that comparing ranks is
+/// comparing [`Order`]s.
 pub(super) struct Best {
     pub map: FxHashMap<Value, Step>,
     pub pruned: u64,
@@ -468,16 +551,12 @@ impl Build<'_> {
             for j in 0..ty.values.len() {
                 let y = Operand::at(split.ys, ty, j);
                 for &op in self.ops {
-                    if op.is_commutative() {
-                        // With equal sides, (a, b) and (b, a) are one pair.
-                        if !split.same || j >= i {
-                            out.binary(op, &x, &y, self.bound);
-                        }
-                    } else {
+                    let [forward, back] = directions(op, split.same, i, j);
+                    if forward {
                         out.binary(op, &x, &y, self.bound);
-                        if !split.same {
-                            out.binary(op, &y, &x, self.bound);
-                        }
+                    }
+                    if back {
+                        out.binary(op, &y, &x, self.bound);
                     }
                 }
             }
@@ -487,7 +566,8 @@ impl Build<'_> {
 }
 
 /// The union of two sorted layers, the best step for each value; on equal
-/// rank ([`Step::rank`]) `a`'s step wins.
+/// rank ([`Step::rank`]) `a`'s step wins: `a` holds the lower function
+/// levels, whose [`Place`]s come first.
 fn merge(a: &Layer, b: &Layer, budget: &Arc<Budget>) -> Result<(Layer, Charge), SolveError> {
     let (mut out, charge) = Layer::with_capacity(a.values.len() + b.values.len(), budget)?;
     let (mut i, mut j) = (0, 0);
@@ -540,6 +620,34 @@ mod tests {
             seen.push(xs.clone());
         }
         assert_eq!(seen, vec![vec![1, 1, 2], vec![1, 2, 1], vec![2, 1, 1]]);
+    }
+
+    /// The packed places follow the loop every split is enumerated in.
+    #[test]
+    fn places_follow_the_enumeration() {
+        for same in [false, true] {
+            let mut last = Place::join(719);
+            for k in 1..3 {
+                for i in 0..5 {
+                    for j in 0..5 {
+                        for op in BinOp::ALL {
+                            let [forward, back] = directions(op, same, i, j);
+                            for (swap, go) in [(false, forward), (true, back)] {
+                                if go {
+                                    let place = Place::pair(k, i, j, op, swap);
+                                    assert!(place > last, "{k} {i} {j} {op:?} {swap}");
+                                    last = place;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(Place::unary(1, 0, 0) > last);
+            assert!(Place::unary(1, 0, 1) > Place::unary(1, 0, 0));
+            assert!(Place::unary(1, 1, 0) > Place::unary(1, 0, 2));
+            assert!(Place::unary(1, u64::MAX.into(), 2) < Place::unary(2, 0, 0));
+        }
     }
 
     #[test]

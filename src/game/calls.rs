@@ -1,6 +1,7 @@
 //! What can be called on each hand, computed once per rule set with the
 //! solver, so a simulated turn costs a lookup.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::arith::Value;
@@ -79,9 +80,28 @@ impl CallBook {
         for &k in sizes {
             all.extend(deal(k, rules.faces).0.iter().map(|d| d.hand));
         }
-        solver.prepare(&all)?;
-        let hands = all
-            .iter()
+        let mut hands: FxHashMap<Hand, Vec<Callable>> = FxHashMap::default();
+        // Each size in its own sweep, within the budget (`Solver::plan_sweep`),
+        // the largest first: a book that cannot fit is refused before the
+        // smaller sizes are solved.
+        let mut sizes = sizes.to_vec();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        for k in sizes {
+            let sized: Vec<Hand> = all.iter().copied().filter(|h| h.len() == k).collect();
+            let chunk = solver.plan_sweep(&sized)?.max(1);
+            for part in sized.chunks(chunk) {
+                solver.prepare(part)?;
+                hands.extend(Self::solve(&solver, part)?);
+                if chunk < sized.len() {
+                    solver.release(k - 1);
+                }
+            }
+        }
+        Ok(CallBook { hands })
+    }
+
+    fn solve(solver: &Solver, part: &[Hand]) -> Result<Vec<(Hand, Vec<Callable>)>, SolveError> {
+        part.par_iter()
             .map(|&hand| {
                 let solution = solver.solve_primes(hand)?;
                 let options = solution
@@ -95,8 +115,7 @@ impl CallBook {
                     .collect();
                 Ok((hand, options))
             })
-            .collect::<Result<_, SolveError>>()?;
-        Ok(CallBook { hands })
+            .collect()
     }
 
     /// The primes `hand` makes, ascending (none for a hand never dealt).

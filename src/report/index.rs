@@ -84,6 +84,17 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
     writeln!(out)?;
     writeln!(out, "## Other reports")?;
     writeln!(out)?;
+    if analyses.iter().any(|a| a.cards != 3) {
+        // The tables, crib sheets and simulations are of three-card hands,
+        // and are not written beside a sweep of other hand sizes.
+        writeln!(
+            out,
+            "The reports of hands of three cards, the strategy tables, the crib sheets and the simulated \
+             games are in the repository's `reports/` folder; the rules and every decision \
+             the tool makes in `docs/rules.md`."
+        )?;
+        return Ok(());
+    }
     writeln!(
         out,
         "Written by the commands in the repository's README beside these folders:"
