@@ -89,8 +89,8 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
         // and are not written beside a sweep of other hand sizes.
         writeln!(
             out,
-            "The reports of hands of three cards, the strategy tables, the crib sheets and the simulated \
-             games are in the repository's `reports/` folder; the rules and every decision \
+            "The reports of hands of three cards, the strategy tables, the crib sheets, the simulated \
+             games and the house-rule advice are in the repository's `reports/` folder; the rules and every decision \
              the tool makes in `docs/rules.md`."
         )?;
         return Ok(());
