@@ -184,7 +184,7 @@ impl Build<'_> {
             .sum();
         let mut seen = Seen::new(
             if dedup(0) {
-                pairs.saturating_mul(self.ops.len()).min(1 << 20)
+                (pairs.saturating_mul(self.ops.len()) / 4).min(1 << 20)
             } else {
                 0
             },
