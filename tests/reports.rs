@@ -79,11 +79,71 @@ fn committed_reports_are_what_the_commands_write() {
     for path in saved.keys() {
         let ours = path.components().count() == 1 || fresh.contains_key(path);
         assert!(
-            ours || path.starts_with("simulation"),
+            ours || path.starts_with("simulation") || path.starts_with("cards-4"),
             "{} is not generated",
             path.display()
         );
     }
+}
+
+/// Four cards under a few rule sets, against the committed summaries of
+/// `reports/cards-4` (the whole sweep, index included, is the ignored test
+/// below: about a minute of CPU).
+#[test]
+fn the_committed_four_card_summaries_are_what_the_command_writes() {
+    let saved = committed().join("cards-4");
+    for rules in [
+        &["--faces", "five"][..],
+        &["--faces", "rank"][..],
+        &["--faces", "suit", "--powers"][..],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        prime_solve()
+            .args(["analyze", "--cards", "4", "--summaries-only", "-q", "-o"])
+            .arg(dir.path())
+            .args(rules)
+            .assert()
+            .success();
+        let fresh = tree(dir.path());
+        // Summaries only: no hands.csv, no plot.
+        assert!(
+            fresh
+                .keys()
+                .all(|p| p.ends_with("summary.md") || p == Path::new("README.md"))
+        );
+        for (path, bytes) in fresh.iter().filter(|(p, _)| p.ends_with("summary.md")) {
+            let old = fs::read(saved.join(path))
+                .unwrap_or_else(|_| panic!("cards-4/{} is not committed", path.display()));
+            assert!(
+                old == *bytes,
+                "cards-4/{} differs: regenerate it (README)",
+                path.display()
+            );
+        }
+    }
+    let index = fs::read_to_string(saved.join("README.md")).unwrap();
+    assert!(index.contains("every hand of four cards"));
+    assert!(index.contains("None of the 72 rule sets below has a hand that fails."));
+}
+
+#[test]
+#[ignore = "the whole four-card sweep: about a minute of CPU"]
+fn the_committed_four_card_reports_are_what_the_command_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    prime_solve()
+        .args([
+            "analyze",
+            "--cards",
+            "4",
+            "--all-rules",
+            "--summaries-only",
+            "-q",
+            "-o",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(tree(dir.path()), tree(&committed().join("cards-4")));
 }
 
 #[test]
@@ -352,6 +412,7 @@ fn committed_reports_read_well() {
         "crib-rank.pdf",
         "simulation.md",
         "house-rules.md",
+        "cards-4/README.md",
     ] {
         assert!(
             std::path::Path::new("reports").join(linked).is_file(),

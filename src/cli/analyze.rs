@@ -55,7 +55,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         })
     })?;
     bar.finish_and_clear();
-    let files = pool.install(|| report::render(&analyses, args.style.style(args.ascii)));
+    let detail = if args.summaries_only {
+        report::Detail::Summaries
+    } else {
+        report::Detail::Full
+    };
+    let files = pool.install(|| report::render(&analyses, args.style.style(args.ascii), detail));
     write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {
         Format::Json => {

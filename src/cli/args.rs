@@ -414,6 +414,11 @@ pub struct AnalyzeArgs {
     /// The folder to write reports to (created if its parent exists).
     #[arg(short, long, value_name = "DIR", default_value = "reports")]
     pub out: PathBuf,
+    /// Write only the index and each rule set's summary.md, not hands.csv
+    /// and the plots (for sweeps of four cards or more, whose hands.csv
+    /// lists hundreds of megabytes of primes).
+    #[arg(long)]
+    pub summaries_only: bool,
     /// Print the answers as text, or as one JSON object (see the README).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,

@@ -124,6 +124,12 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
     )?;
     writeln!(
         out,
+        "- [Four cards](cards-4/README.md): can every hand make a prime with four players? \
+         Every four-card hand under all 72 rule sets, summaries only \
+         (`prime-solve analyze --cards 4 --all-rules --summaries-only --out reports/cards-4`)."
+    )?;
+    writeln!(
+        out,
         "- The rules and every decision the tool makes: `docs/rules.md` in the repository."
     )?;
     Ok(())

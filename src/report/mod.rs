@@ -37,24 +37,40 @@ impl File {
     }
 }
 
+/// Which files of a rule set's folder to write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// `hands.csv`, `summary.md` and the plots.
+    #[default]
+    Full,
+    /// `summary.md` alone (without its plot): for sweeps whose lists of
+    /// every hand's primes run to hundreds of megabytes.
+    Summaries,
+}
+
 /// Every report for these analyses: a folder each (`hands.csv`,
-/// `summary.md`, plots) and the index `README.md`, witnesses printed in
-/// `style`.
-pub fn render(analyses: &[Analysis], style: Style) -> Vec<File> {
+/// `summary.md`, plots, or as `detail` says) and the index `README.md`,
+/// witnesses printed in `style`.
+pub fn render(analyses: &[Analysis], style: Style, detail: Detail) -> Vec<File> {
     let mut files = Vec::new();
     for a in analyses {
         let folder = PathBuf::from(a.folder());
-        files.push(File::new(folder.join("hands.csv"), csv::hands(a, style)));
+        let full = detail == Detail::Full;
+        if full {
+            files.push(File::new(folder.join("hands.csv"), csv::hands(a, style)));
+        }
         files.push(File::new(
             folder.join("summary.md"),
-            summary::render(a, style),
+            summary::render(a, style, full),
         ));
-        files.push(File::new(
-            folder.join(plot::PRIME_COUNTS),
-            plot::prime_counts(a),
-        ));
-        if a.cards == 3 {
-            files.push(File::new(folder.join(grid::GRID), grid::grid(a)));
+        if full {
+            files.push(File::new(
+                folder.join(plot::PRIME_COUNTS),
+                plot::prime_counts(a),
+            ));
+            if a.cards == 3 {
+                files.push(File::new(folder.join(grid::GRID), grid::grid(a)));
+            }
         }
     }
     files.push(File::new("README.md", index::render(analyses)));

@@ -11,13 +11,16 @@ use crate::report::{grid, list, plot};
 use crate::rules::DEFAULT_MAX_PRIME;
 
 /// The summary, witnesses printed in `style`.
-pub fn render(a: &Analysis, style: Style) -> String {
+///
+/// With `plots` false the summary does not show the plots, which are then
+/// not written beside it.
+pub fn render(a: &Analysis, style: Style, plots: bool) -> String {
     let mut out = String::new();
-    let _ = write_summary(a, style, &mut out);
+    let _ = write_summary(a, style, plots, &mut out);
     out
 }
 
-fn write_summary(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
+fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> std::fmt::Result {
     writeln!(out, "# Prime Time: rule set `{}`", a.folder())?;
     writeln!(out)?;
     writeln!(out, "Rules: {}.", a.rules.describe())?;
@@ -92,8 +95,10 @@ fn write_summary(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Resu
     writeln!(out)?;
     writeln!(out, "Mean primes per deal: {}.", a.mean_primes().decimal(3))?;
     writeln!(out)?;
-    writeln!(out, "![Primes per deal]({})", plot::PRIME_COUNTS)?;
-    writeln!(out)?;
+    if plots {
+        writeln!(out, "![Primes per deal]({})", plot::PRIME_COUNTS)?;
+        writeln!(out)?;
+    }
 
     writeln!(out, "## How likely each prime is")?;
     writeln!(out)?;
