@@ -84,6 +84,14 @@ pub struct HandResult {
 }
 
 impl HandResult {
+    /// The memory this result holds, roughly: its lists and witnesses.
+    pub fn held_bytes(&self) -> u64 {
+        let value = std::mem::size_of::<Value>() as u64;
+        std::mem::size_of::<HandResult>() as u64
+            + (self.primes.len() + self.values.len()) as u64 * value
+            + 256
+    }
+
     /// How hard the hand is to call (under the rule set it was solved for).
     pub fn difficulty(&self) -> Difficulty {
         Difficulty {
@@ -215,9 +223,20 @@ fn analyze_group(
     let chunk = solver.plan_sweep(&hands)?.max(1);
     // For each hand, each member's result if its faces deal the hand.
     let mut per_hand: Vec<Vec<Option<HandResult>>> = Vec::with_capacity(hands.len());
+    // The results are charged as they pile up, so that a sweep whose lists
+    // of primes outgrow the budget is refused rather than aborted.
+    let mut held = crate::engine::Charge::default();
     for part in hands.chunks(chunk) {
         solver.prepare(part)?;
-        per_hand.extend(solve_part(&solver, part, members, &of, tick)?);
+        let results = solve_part(&solver, part, members, &of, tick)?;
+        let bytes: u64 = results
+            .iter()
+            .flatten()
+            .flatten()
+            .map(HandResult::held_bytes)
+            .sum();
+        held.absorb(solver.budget().charge(bytes)?);
+        per_hand.extend(results);
         if chunk < hands.len() {
             solver.release(cards - 1);
         }
@@ -319,6 +338,11 @@ fn solve(
 }
 
 impl Analysis {
+    /// The memory the results hold, roughly ([`HandResult::held_bytes`]).
+    pub fn held_bytes(&self) -> u64 {
+        self.hands.iter().map(HandResult::held_bytes).sum()
+    }
+
     /// A hand's share of the deals, exactly.
     pub fn weight(&self, h: &HandResult) -> Ratio {
         Ratio::new(u128::from(h.deals), u128::from(self.total_deals))

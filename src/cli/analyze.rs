@@ -60,6 +60,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     } else {
         report::Detail::Full
     };
+    // The reports are text of about the size of the results, more for
+    // hands.csv, which lists every prime in decimal: charged before they
+    // are rendered, with the results themselves.
+    let held: u64 = analyses.iter().map(Analysis::held_bytes).sum();
+    let text = if detail == report::Detail::Full {
+        held.saturating_mul(3)
+    } else {
+        0
+    };
+    let _reports = prime_solve::engine::Budget::process().charge(held.saturating_add(text))?;
     let files = pool.install(|| report::render(&analyses, args.style.style(args.ascii), detail));
     write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {

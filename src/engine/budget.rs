@@ -140,7 +140,7 @@ pub struct Charge {
 
 impl Charge {
     /// Takes over `other`'s bytes (both must be of one budget).
-    pub(crate) fn absorb(&mut self, mut other: Charge) {
+    pub fn absorb(&mut self, mut other: Charge) {
         if self.budget.is_none() {
             self.budget = other.budget.take();
         }
