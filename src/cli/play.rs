@@ -425,7 +425,8 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
         return Ok(Verdict::Yes);
     }
     let bots: Vec<Model> = if args.bots.is_empty() {
-        vec![Model::CLUB; if args.two_player { 1 } else { 2 }]
+        let club = table_models.get("club").map_err(anyhow::Error::msg)?;
+        vec![club; if args.two_player { 1 } else { 2 }]
     } else {
         table_models
             .lineup(&args.bots)
