@@ -39,8 +39,11 @@ fn wins(s: &Summary, seat: usize) -> String {
 }
 
 /// The median length of finished games with its interval.
-fn median(s: &Summary) -> String {
-    match (&s.turns, s.turns_median_interval) {
+/// The median length of all games (an unfinished one counted at the cap
+/// `max_turns`) with its interval; a median at the cap is a bound.
+fn median(s: &Summary, max_turns: u32) -> String {
+    match (&s.all_turns, s.all_turns_median_interval) {
+        (Some(t), _) if t.median >= max_turns => format!("at least {}", t.median),
         (Some(t), Some([lo, hi])) => format!("{} ({lo}-{hi})", t.median),
         _ => "-".to_string(),
     }
@@ -268,8 +271,8 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
             mixed.map_or("-".into(), |l| changed(l).percent(1)),
             ignorer(a).map_or("-".into(), |(w, _)| w),
             equals.map_or("-".into(), |l| pair(
-                &median(&l.without_summary),
-                &median(&l.with_summary)
+                &median(&l.without_summary, l.with.max_turns),
+                &median(&l.with_summary, l.with.max_turns)
             )),
         );
     }
@@ -365,7 +368,10 @@ fn details(a: &Advice, style: Style, out: &mut String) {
             players(&l.with),
             changed(l).percent(1),
             number(usize::try_from(l.turns).unwrap_or(usize::MAX)),
-            pair(&median(&l.without_summary), &median(&l.with_summary)),
+            pair(
+                &median(&l.without_summary, l.with.max_turns),
+                &median(&l.with_summary, l.with.max_turns)
+            ),
             pair(
                 &l.without_summary.tie_rate.percent(1),
                 &l.with_summary.tie_rate.percent(1)
@@ -419,8 +425,8 @@ pub fn json(plan: &Plan, advice: &[Advice], style: Style) -> Json {
                     "changed_share": ratio(changed(l)),
                     "unaware_seat": l.unaware.map(|s| s + 1),
                     "with": crate::report::json::simulation(&l.with, &l.with_summary),
-                    "median_turns_as_written": l.without_summary.turns.as_ref().map(|t| t.median),
-                    "median_turns_as_written_interval95": l.without_summary.turns_median_interval,
+                    "median_turns_as_written": l.without_summary.all_turns.as_ref().map(|t| t.median),
+                    "median_turns_as_written_interval95": l.without_summary.all_turns_median_interval,
                     "tie_rate_as_written": ratio(l.without_summary.tie_rate),
                     "no_call_rate_as_written": ratio(l.without_summary.no_call_rate),
                 })).collect::<Vec<_>>(),
