@@ -78,7 +78,10 @@ pub struct HandResult {
     pub highest: Option<Witnessed>,
     /// The prime with the simplest witness (the smaller prime on a tie).
     pub simplest: Option<Witnessed>,
-    pub pruned: u64,
+    /// Operations beyond the bound, summed over the hand's sub-hands;
+    /// `None` where the sweep did not count them (hands of five cards or
+    /// more, see [`Solver::without_pruned_counts`]).
+    pub pruned: Option<u64>,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
 }
@@ -219,7 +222,12 @@ fn analyze_group(
         .collect();
     hands.sort_unstable();
     hands.dedup();
+    // From five cards on, operations beyond the bound are not counted, so
+    // that hands are searched for their primes alone (`Solver::restricts`).
     let mut solver = Solver::new(search)?;
+    if cards > COUNTED_UP_TO {
+        solver = solver.without_pruned_counts();
+    }
     let chunk = solver.plan_sweep(&hands)?.max(1);
     // For each hand, each member's result if its faces deal the hand.
     let mut per_hand: Vec<Vec<Option<HandResult>>> = Vec::with_capacity(hands.len());
@@ -252,6 +260,9 @@ fn analyze_group(
         })
         .collect())
 }
+
+/// The largest hands whose operations beyond the bound a sweep counts.
+pub const COUNTED_UP_TO: usize = 4;
 
 /// Each hand's result for each member whose faces deal it.
 fn solve_part<'d>(
@@ -418,7 +429,7 @@ impl Analysis {
     /// Whether the value bound, not the game, sets the highest prime: any
     /// prime counts, and some values went beyond the bound unfollowed.
     pub fn highest_set_by_bound(&self) -> bool {
-        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.pruned > 0)
+        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.pruned > Some(0))
     }
 
     /// The value bound in words: `2^64 − 1` by default.

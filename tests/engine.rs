@@ -293,7 +293,7 @@ fn values_beyond_the_bound_are_pruned_and_counted() {
     };
     let solver = Solver::new(rules).unwrap();
     let solution = solver.solve(Hand::from_values(&[9, 9, 9])).unwrap();
-    assert!(solution.pruned() > 0);
+    assert!(solution.pruned() > Some(0));
     assert!(solution.values().unwrap().iter().all(|v| v.abs() <= 1000));
     let unbounded = Solver::new(Rules {
         max_value: u64::MAX,
@@ -344,7 +344,7 @@ fn a_sweep_in_chunks_gives_the_same_answers() {
     let whole = Solver::new(rules).unwrap();
     let mut chunked = Solver::new(rules)
         .unwrap()
-        .with_budget(Budget::new(8 << 20));
+        .with_budget(Budget::new(7 << 20));
     let chunk = chunked.plan_sweep(&hands).unwrap();
     assert!(
         chunk > 0 && chunk < hands.len() / 4,
@@ -367,7 +367,7 @@ fn a_sweep_in_chunks_gives_the_same_answers() {
         chunked.release(3);
     }
     // Only the smaller tables stay, within the budget.
-    assert!(chunked.budget().used() < 8 << 20);
+    assert!(chunked.budget().used() < 7 << 20);
 }
 
 /// Every combination of the house rules the engine sees (faces only pick
@@ -413,4 +413,60 @@ fn prime_searches_agree_on_every_four_card_hand() {
     for rules in every_combination() {
         assert_prime_search_agrees(rules, &hands);
     }
+}
+
+/// The restricted search (`without_pruned_counts`: the top and the
+/// sub-hands one card short searched for the few values that can become a
+/// prime) against the full tables: the same primes, witnesses and costs,
+/// for every hand of `hands` under every combination of the house rules
+/// that the restricted search takes (a ceiling; functions nested once).
+fn assert_restricted_search_agrees(hands: &[Hand], max_prime: u64) {
+    for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
+        for powers in [false, true] {
+            for juxtapose in [false, true] {
+                let rules = Rules {
+                    faces: Faces::Rank,
+                    powers,
+                    juxtapose,
+                    functions,
+                    max_prime: Some(max_prime),
+                    ..Rules::default()
+                };
+                let full = Solver::new(rules).unwrap();
+                let mut fast = Solver::new(rules).unwrap().without_pruned_counts();
+                // Half the hands with prepared tables, half without.
+                let (prepared, fresh) = hands.split_at(hands.len() / 2);
+                fast.prepare(prepared).unwrap();
+                for &h in prepared.iter().chain(fresh) {
+                    let (a, b) = (full.solve(h).unwrap(), fast.solve_primes(h).unwrap());
+                    let name = rules.name();
+                    assert_eq!(a.primes(), b.primes(), "{h} under {name}");
+                    for p in a.primes() {
+                        assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
+                        assert_eq!(a.cost(p), b.cost(p), "{h}: {p} under {name}");
+                    }
+                    assert_eq!(b.values(), None);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn restricted_search_agrees_with_the_full_search() {
+    // A sample of the four-card hands (the full tables of all of them take
+    // minutes: the ignored test below); fewer in debug builds, which are slow.
+    let step = if cfg!(debug_assertions) { 41 } else { 7 };
+    let mut hands = all_hands(Faces::Rank, 3);
+    hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(step));
+    assert_restricted_search_agrees(&hands, 97);
+}
+
+/// Every four-card hand under every combination (about 3 minutes).
+#[test]
+#[ignore = "minutes: cargo test --release --test engine -- --ignored"]
+fn restricted_search_agrees_with_the_full_search_on_every_four_card_hand() {
+    let mut hands = all_hands(Faces::Rank, 3);
+    hands.extend(all_hands(Faces::Rank, 4));
+    assert_restricted_search_agrees(&hands, 97);
 }

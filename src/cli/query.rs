@@ -77,8 +77,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                     writeln!(out, "highest prime: {} = {}", top.value, top.witness)?;
                 }
             }
-            if solution.pruned() > 0 {
-                let n = solution.pruned();
+            if let Some(n) = solution.pruned().filter(|&n| n > 0) {
                 writeln!(
                     out,
                     "pruned: {} beyond ±{} and {} not followed",

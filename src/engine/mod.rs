@@ -13,6 +13,7 @@ mod budget;
 mod primes;
 mod seen;
 mod table;
+mod targets;
 
 use std::sync::Arc;
 
@@ -40,6 +41,15 @@ pub struct Solver {
     ops: Vec<BinOp>,
     functions: Vec<Func>,
     shared: FxHashMap<Hand, Table>,
+    /// Restricted tables ([`targets`]) of sub-hands one card short of the
+    /// hands being solved, shared like `shared`.
+    restricted: FxHashMap<Hand, Table>,
+    /// What the restricted search looks for, when the rules allow it.
+    search: Option<Arc<targets::Search>>,
+    /// Whether solutions must count the operations beyond the bound
+    /// ([`Solution::pruned`]); when not, or when the rules can prune none,
+    /// [`Solver::solve_primes`] may use the restricted search.
+    count_pruned: bool,
     /// What every table is charged to: the process's budget unless
     /// [`Solver::with_budget`] gives another.
     budget: Arc<Budget>,
@@ -68,14 +78,46 @@ impl Solver {
             .into_iter()
             .filter(|op| rules.powers || !matches!(op, BinOp::Pow | BinOp::Root))
             .collect();
-        Ok(Solver {
+        let mut solver = Solver {
             rules,
             limit: MAX_TABLE_VALUES,
             ops,
             functions: rules.function_list(),
             shared: FxHashMap::default(),
+            restricted: FxHashMap::default(),
+            search: None,
+            count_pruned: true,
             budget: Arc::clone(Budget::process()),
-        })
+        };
+        solver.search =
+            targets::Search::new(&rules, &solver.build(), TARGETED_MAX_PRIME).map(Arc::new);
+        Ok(solver)
+    }
+
+    /// A solver whose solutions need not count the operations beyond the
+    /// bound, so that [`Solver::solve_primes`] may search a hand's top and
+    /// the sub-hands one card short of it for the few values that can
+    /// still become a prime instead of building their full tables (with a
+    /// prime ceiling of at most 1000 and functions nested at most once).
+    /// Its solutions' [`Solution::pruned`] is then `None`.
+    pub fn without_pruned_counts(self) -> Solver {
+        Solver {
+            count_pruned: false,
+            ..self
+        }
+    }
+
+    /// Whether a hand of `cards` cards is solved by the restricted search
+    /// when only its primes are wanted.
+    fn restricts(&self, cards: usize) -> bool {
+        self.search.is_some() && cards >= 3 && (!self.count_pruned || self.never_prunes())
+    }
+
+    /// Whether no operation on at most six cards can leave the bound: no
+    /// powers or functions, and no bound below 2^64 (products and
+    /// juxtapositions of six cards stay below 10^13).
+    fn never_prunes(&self) -> bool {
+        self.functions.is_empty() && !self.rules.powers && self.rules.max_value == u64::MAX
     }
 
     /// Charges this solver's tables to `budget` instead of the process's.
@@ -114,12 +156,12 @@ impl Solver {
     }
 
     /// Bytes a built table holds per value: its merged layer and, with
-    /// functions, one layer per level.
+    /// functions, one layer per level below the deepest.
     fn bytes_per_value(&self) -> u64 {
         let layers = if self.functions.is_empty() {
             1
         } else {
-            2 + u64::from(self.rules.function_depth)
+            1 + u64::from(self.rules.function_depth)
         };
         table::Layer::bytes(1) * layers
     }
@@ -172,13 +214,23 @@ impl Solver {
     /// # Errors
     /// [`SolveError::Memory`] when the tables would pass the budget.
     pub fn prepare(&mut self, hands: &[Hand]) -> Result<(), SolveError> {
+        // With the restricted search, the sub-hands one card short of a
+        // hand get restricted tables, the smaller ones full tables.
+        let short = |h: &Hand, s: &Hand| self.restricts(h.len()) && s.len() + 1 == h.len();
         let mut pending: Vec<Hand> = hands
             .iter()
-            .flat_map(|h| h.proper_sub_hands())
+            .flat_map(|h| h.proper_sub_hands().into_iter().filter(|s| !short(h, s)))
             .filter(|s| !self.shared.contains_key(s))
             .collect();
         pending.sort_unstable_by_key(|h| (h.len(), h.key()));
         pending.dedup();
+        let mut restricted: Vec<Hand> = hands
+            .iter()
+            .flat_map(|h| h.proper_sub_hands().into_iter().filter(|s| short(h, s)))
+            .filter(|s| !self.shared.contains_key(s) && !self.restricted.contains_key(s))
+            .collect();
+        restricted.sort_unstable();
+        restricted.dedup();
         // The plan: each layer of sub-hands, then the hands themselves, as
         // many at once as there are threads to solve them.
         let mut plan = layers(&pending);
@@ -203,6 +255,18 @@ impl Solver {
                 .collect::<Result<Vec<(Hand, Table)>, SolveError>>()?;
             self.shared.extend(tables);
         }
+        if let Some(search) = self.search.as_ref().filter(|_| !restricted.is_empty()) {
+            let (build, shared) = (self.build(), &self.shared);
+            let tables = restricted
+                .par_iter()
+                .map(|&h| {
+                    let table =
+                        build.restricted(h, |s| &shared[&s], &search.sub, &search.sub_below)?;
+                    Ok((h, table))
+                })
+                .collect::<Result<Vec<(Hand, Table)>, SolveError>>()?;
+            self.restricted.extend(tables);
+        }
         Ok(())
     }
 
@@ -223,7 +287,7 @@ impl Solver {
         let (Some(top), Some(&last)) = (hands.iter().map(|h| h.len()).max(), hands.last()) else {
             return Ok(0);
         };
-        if top < 4 {
+        if top < 4 || self.restricts(top) {
             return Ok(hands.len());
         }
         // The tables of k − 1 cards, whose own sub-hands are prepared now.
@@ -274,6 +338,7 @@ impl Solver {
     /// Drops the shared tables of `size` cards (after a chunk of a sweep).
     pub fn release(&mut self, size: usize) {
         self.shared.retain(|h, _| h.len() != size);
+        self.restricted.retain(|h, _| h.len() != size);
     }
 
     /// Every value `hand` reaches. Sub-hands not prepared are built here
@@ -307,6 +372,12 @@ impl Solver {
     }
 
     fn solve_with(&self, hand: Hand, primes_only: bool) -> Result<Solution<'_>, SolveError> {
+        if primes_only
+            && self.restricts(hand.len())
+            && let Some(search) = &self.search
+        {
+            return self.solve_restricted(hand, search);
+        }
         let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
         let mut missing: Vec<Hand> = hand
             .proper_sub_hands()
@@ -366,8 +437,71 @@ impl Solver {
             solver: self,
             local,
             complete,
+            counted: true,
         })
     }
+
+    /// The restricted search ([`targets`]): full tables for the sub-hands
+    /// of at most k − 2 cards, restricted ones for those of k − 1, and the
+    /// top searched for the primes alone.
+    fn solve_restricted(
+        &self,
+        hand: Hand,
+        search: &targets::Search,
+    ) -> Result<Solution<'_>, SolveError> {
+        let k = hand.len();
+        let subs = hand.proper_sub_hands();
+        let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
+        let mut missing: Vec<Hand> = subs
+            .iter()
+            .copied()
+            .filter(|s| s.len() + 1 < k && !self.shared.contains_key(s))
+            .collect();
+        missing.sort_unstable_by_key(|h| h.len());
+        let build = self.build();
+        for h in missing {
+            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
+            local.insert(h, table);
+        }
+        for &x in subs.iter().filter(|s| s.len() + 1 == k) {
+            if self.shared.contains_key(&x)
+                || self.restricted.contains_key(&x)
+                || local.contains_key(&x)
+            {
+                continue;
+            }
+            let full = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
+            let table = build.restricted(x, full, &search.sub, &search.sub_below)?;
+            local.insert(x, table);
+        }
+        let get = |s| table_of(&local, self, s);
+        // Under + − × ÷ alone the targeted search over primes is quicker.
+        let targeted = match self.rules.max_prime {
+            Some(max) if self.functions.is_empty() => build.targeted_primes(hand, get, max)?,
+            _ => None,
+        };
+        let top = match targeted {
+            Some(top) => top,
+            None => build.restricted(hand, get, &search.top, &search.top_below)?,
+        };
+        local.insert(hand, top);
+        Ok(Solution {
+            hand,
+            solver: self,
+            local,
+            complete: false,
+            counted: self.never_prunes(),
+        })
+    }
+}
+
+/// The table of `h` a solution uses: its own, else the solver's full one,
+/// else the solver's restricted one (see [`Solver::solve_restricted`]).
+fn table_of<'a>(local: &'a FxHashMap<Hand, Table>, solver: &'a Solver, h: Hand) -> &'a Table {
+    local
+        .get(&h)
+        .or_else(|| solver.shared.get(&h))
+        .unwrap_or_else(|| &solver.restricted[&h])
 }
 
 /// The sizes of `hands` (sorted by size) with how many have each.
@@ -396,6 +530,8 @@ pub struct Solution<'a> {
     local: FxHashMap<Hand, Table>,
     /// Whether the top table lists every value, not only the primes.
     complete: bool,
+    /// Whether the operations beyond the bound were counted.
+    counted: bool,
 }
 
 /// The most values one sub-hand's table may hold: its entries are indexed
@@ -416,9 +552,7 @@ impl Solution<'_> {
     }
 
     fn table(&self, h: Hand) -> &Table {
-        self.local
-            .get(&h)
-            .unwrap_or_else(|| &self.solver.shared[&h])
+        table_of(&self.local, self.solver, h)
     }
 
     fn top(&self) -> &Layer {
@@ -443,11 +577,13 @@ impl Solution<'_> {
     }
 
     /// Operations whose result was beyond the bound, summed over the
-    /// hand's distinct sub-hands.
-    pub fn pruned(&self) -> u64 {
+    /// hand's distinct sub-hands; `None` when they were not counted (see
+    /// [`Solver::without_pruned_counts`]).
+    pub fn pruned(&self) -> Option<u64> {
         let mut subs = self.hand.proper_sub_hands();
         subs.push(self.hand);
-        subs.iter().map(|&s| self.table(s).pruned).sum()
+        self.counted
+            .then(|| subs.iter().map(|&s| self.table(s).pruned).sum())
     }
 
     /// The quickest call among `primes`: the one whose witness is simplest,

@@ -197,7 +197,8 @@ pub struct Table {
     /// The best step for each value over all function levels: what parents use.
     pub(crate) merged: Layer,
     /// With functions on, layer j holds the values whose step ends in exactly
-    /// j nested functions (j = 0..=depth); empty otherwise (merged is layer 0).
+    /// j nested functions, for j below the deepest level reached (which no
+    /// witness takes an argument from); empty otherwise (merged is layer 0).
     pub(crate) levels: Vec<Layer>,
     /// Operations at this sub-hand whose result was beyond the bound.
     pub(crate) pruned: u64,
@@ -263,6 +264,10 @@ pub(super) struct Operand {
 }
 
 impl Operand {
+    pub(super) fn step(&self) -> Step {
+        self.step
+    }
+
     pub(super) fn at(sub: u8, layer: &Layer, index: usize) -> Operand {
         Operand {
             sub,
@@ -444,7 +449,12 @@ impl Build<'_> {
             merged = m;
             charge.absorb(c);
         }
-        // The intermediate merges are gone: keep only what the table holds.
+        // No witness applies a function to the deepest level (a step at
+        // level j takes its argument from level j − 1), and its values are
+        // in the merged layer: it goes, with the intermediate merges.
+        if levels.len() > 1 {
+            levels.pop();
+        }
         let kept = std::iter::once(&merged)
             .chain(&levels)
             .map(|l| Layer::bytes(l.values.capacity()))

@@ -75,7 +75,8 @@ impl CallBook {
     /// # Panics
     /// Never: every prime found has a witness.
     pub fn new(rules: Rules, sizes: &[usize]) -> Result<CallBook, SolveError> {
-        let mut solver = Solver::new(rules)?;
+        // Only the primes and their witnesses are wanted.
+        let mut solver = Solver::new(rules)?.without_pruned_counts();
         let mut all: Vec<Hand> = Vec::new();
         for &k in sizes {
             all.extend(deal(k, rules.faces).0.iter().map(|d| d.hand));

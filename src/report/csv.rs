@@ -40,7 +40,7 @@ pub fn hands(a: &Analysis, style: Style) -> String {
             hw,
             sp,
             sw,
-            h.pruned.to_string(),
+            h.pruned.map(|n| n.to_string()).unwrap_or_default(),
             difficulty(h.difficulty()),
         ])
         .expect("writing to memory");

@@ -1,0 +1,813 @@
+//! The search for chosen values only: which of a given set of values a hand
+//! reaches, each with the witness its full table would give, without
+//! building that table.
+//!
+//! With a prime ceiling the top of a hand is asked for a few values (the
+//! primes, and what a function turns into one). Its sub-hands of one card
+//! fewer are asked only for the values that one more card can turn into
+//! those ([`Search::new`]): a small, fixed set, so their restricted tables
+//! ([`Build::restricted`]) are small and shared by every hand of a sweep,
+//! and the largest tables of a hand are never built. Smaller sub-hands keep
+//! their full tables. The price: operations beyond the bound are not
+//! counted (a `Solution` says so, see `Solution::pruned`).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::budget::{Charge, map_room};
+use super::table::{
+    Build, How, Layer, Operand, Order, Place, Step, Table, binary_step, directions, splits,
+};
+use crate::arith::{BinOp, Eval, Func, Value};
+use crate::error::SolveError;
+use crate::expr::{Cost, Top};
+use crate::hand::{Hand, MAX_CARD_VALUE};
+use crate::prime::is_prime;
+use crate::rules::Rules;
+
+/// A set of values a search looks for, ascending.
+#[derive(Debug, Default)]
+pub(crate) struct Targets {
+    pub values: Vec<Value>,
+    /// The least and the greatest (1 and 0 when empty).
+    lo: Value,
+    hi: Value,
+    /// Membership: one bit per value from `lo` when the span is short,
+    /// else a hash set.
+    bits: Vec<u64>,
+    set: FxHashSet<Value>,
+}
+
+/// The longest span of targets kept as bits (128 KiB).
+const BITS_SPAN: u128 = 1 << 20;
+
+impl Targets {
+    fn new(mut values: Vec<Value>) -> Targets {
+        values.sort_unstable();
+        values.dedup();
+        let (lo, hi) = match (values.first(), values.last()) {
+            (Some(&lo), Some(&hi)) => (lo, hi),
+            _ => (1, 0),
+        };
+        let (mut bits, mut set) = (Vec::new(), FxHashSet::default());
+        if lo <= hi && hi.abs_diff(lo) < BITS_SPAN {
+            bits = vec![0u64; (hi.abs_diff(lo) / 64 + 1) as usize];
+            for &v in &values {
+                let i = v.abs_diff(lo);
+                bits[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        } else {
+            set = values.iter().copied().collect();
+        }
+        Targets {
+            values,
+            lo,
+            hi,
+            bits,
+            set,
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, v: Value) -> bool {
+        if v < self.lo || v > self.hi {
+            return false;
+        }
+        if self.bits.is_empty() {
+            self.set.contains(&v)
+        } else {
+            let i = v.abs_diff(self.lo);
+            self.bits[(i / 64) as usize] >> (i % 64) & 1 == 1
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+}
+
+/// What a hand's top and its sub-hands of one card fewer are searched for.
+#[derive(Debug)]
+pub(crate) struct Search {
+    /// The primes the rules allow, up to the ceiling.
+    pub top: Targets,
+    /// Those and every value a function turns into one: the values the
+    /// top's level 0 is searched for.
+    pub top_below: Targets,
+    /// Every value that one card's value (with a function on it or not)
+    /// turns into one of `top_below` by one operation.
+    pub sub: Targets,
+    /// Those and their preimages under the functions.
+    pub sub_below: Targets,
+}
+
+impl Search {
+    /// The search for `rules` with the operations and functions of `build`,
+    /// or `None` without a ceiling or with functions nested deeper than
+    /// one (a witness may then stack functions the restricted tables do
+    /// not follow).
+    pub fn new(rules: &Rules, build: &Build<'_>, ceiling: u64) -> Option<Search> {
+        let max = rules.max_prime.filter(|&m| m <= ceiling)?;
+        if !build.functions.is_empty() && build.depth != 1 {
+            return None;
+        }
+        let top = Targets::new(
+            (2..=Value::from(max))
+                .filter(|&p| rules.allows_prime(p) && is_prime(p))
+                .collect(),
+        );
+        let top_below = build.preimages(&top);
+        // Every value a single card reaches, over every card.
+        let mut cards: Vec<Value> = Vec::new();
+        for c in 1..=MAX_CARD_VALUE {
+            let table = build
+                .table(Hand::from_values(&[c]), |_| unreachable!("one card"))
+                .ok()?;
+            cards.extend(table.merged.values.iter().copied());
+        }
+        cards.sort_unstable();
+        cards.dedup();
+        let mut sub = Vec::new();
+        let mut found = Vec::new();
+        for &t in &top_below.values {
+            for &b in &cards {
+                for &op in build.ops {
+                    for swap in [false, true] {
+                        if swap && op.is_commutative() {
+                            continue;
+                        }
+                        found.clear();
+                        // The card's value is never the whole of a target
+                        // every partner reaches: targets are at least 2.
+                        if partners(op, swap, b, t, build.bound, &mut found) {
+                            return None;
+                        }
+                        sub.extend_from_slice(&found);
+                    }
+                }
+            }
+        }
+        let sub = Targets::new(sub);
+        let sub_below = build.preimages(&sub);
+        Some(Search {
+            top,
+            top_below,
+            sub,
+            sub_below,
+        })
+    }
+}
+
+/// The partners `o` with `s op o = t` (`s_right`: `o op s = t`), pushed to
+/// `out`; true when every partner may do (`out` is then not filled), as
+/// for `0 × o = 0`.
+fn partners(
+    op: BinOp,
+    s_right: bool,
+    s: Value,
+    t: Value,
+    bound: u64,
+    out: &mut Vec<Value>,
+) -> bool {
+    // The least e >= from with base^e = t, if any, for |base| >= 2.
+    let log = |base: Value, t: Value, from: u32| -> Option<u32> {
+        let mut e = from;
+        loop {
+            let p = base.checked_pow(e)?;
+            if p == t {
+                return Some(e);
+            }
+            if p.unsigned_abs() > t.unsigned_abs() {
+                return None;
+            }
+            e += 1;
+        }
+    };
+    match (op, s_right) {
+        (BinOp::Add, _) => out.push(t - s),
+        (BinOp::Sub, false) => out.push(s - t),
+        (BinOp::Sub, true) => out.push(t + s),
+        (BinOp::Mul, _) => {
+            if s == 0 {
+                return t == 0;
+            }
+            if t % s == 0 {
+                out.push(t / s);
+            }
+        }
+        // s ÷ o = t
+        (BinOp::Div, false) => {
+            if t == 0 {
+                return s == 0;
+            }
+            if s % t == 0 {
+                out.push(s / t);
+            }
+        }
+        // o ÷ s = t
+        (BinOp::Div, true) => {
+            if s != 0
+                && let Some(o) = t.checked_mul(s)
+            {
+                out.push(o);
+            }
+        }
+        // s ^ o = t
+        (BinOp::Pow, false) => {
+            if (-1..=1).contains(&s) {
+                // Powers of −1, 0 and 1 are −1, 0 and 1.
+                return (-1..=1).contains(&t);
+            }
+            out.extend(log(s, t, 0).map(Value::from));
+        }
+        // o ^ s = t
+        (BinOp::Pow, true) => match s {
+            0 => return t == 1,
+            1 => out.push(t),
+            _ if s >= 2 => {
+                if let Ok(n) = u32::try_from(s) {
+                    let r = integer_root(t.unsigned_abs(), n);
+                    out.extend([r, -r]);
+                }
+            }
+            _ => {}
+        },
+        // root(s, o) = t: t^o = s
+        (BinOp::Root, false) => {
+            if (0..=1).contains(&t) {
+                return s == t;
+            }
+            if t >= 2 {
+                out.extend(log(t, s, 2).map(Value::from));
+            }
+        }
+        // root(o, s) = t: o = t^s
+        (BinOp::Root, true) => {
+            if t >= 0
+                && let Ok(n) = u32::try_from(s)
+                && n >= 2
+                && let Some(o) = t.checked_pow(n)
+                && o.unsigned_abs() <= u128::from(bound)
+            {
+                out.push(o);
+            }
+        }
+    }
+    false
+}
+
+/// `l op r` when it may lie in `lo..=hi`, cheaply: exact for + − ×
+/// (operands within the bound are below 2^64 in size, so only a product
+/// can overflow), for ÷ the quotient if exact; the caller confirms a hit
+/// with [`BinOp::apply`], which also applies the bound. Powers and roots
+/// are left to `apply`.
+#[inline]
+fn quick(op: BinOp, l: Value, r: Value, lo: Value, hi: Value) -> Option<Value> {
+    match op {
+        BinOp::Add => Some(l + r),
+        BinOp::Sub => Some(l - r),
+        BinOp::Mul => l.checked_mul(r),
+        BinOp::Div => {
+            if r == 0 {
+                return None;
+            }
+            let q = match (i64::try_from(l), i64::try_from(r)) {
+                (Ok(x), Ok(y)) if x != i64::MIN => Value::from(x / y),
+                _ => l / r,
+            };
+            (lo <= q && q <= hi && q * r == l).then_some(q)
+        }
+        BinOp::Pow | BinOp::Root => match op.apply(l, r, u64::MAX) {
+            Eval::Exact(v) => Some(v),
+            _ => None,
+        },
+    }
+}
+
+/// The integer part of the `n`th root of `x` (n >= 2), as a value.
+fn integer_root(x: u128, n: u32) -> Value {
+    let (mut lo, mut hi): (u128, u128) = (0, 1 << (128 / n).clamp(1, 64));
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        match mid.checked_pow(n) {
+            Some(p) if p <= x => lo = mid,
+            _ => hi = mid,
+        }
+    }
+    Value::try_from(lo).unwrap_or(Value::MAX)
+}
+
+/// The best way found so far to each value a search looks for, ranked by
+/// the one witness order ([`Order`]).
+struct Found<'b> {
+    map: FxHashMap<Value, (Order, Step)>,
+    charge: Charge,
+    build: &'b Build<'b>,
+}
+
+impl Found<'_> {
+    fn offer(&mut self, v: Value, order: Order, step: Step) -> Result<(), SolveError> {
+        map_room(&mut self.map, &mut self.charge, self.build.budget, 1)?;
+        let slot = self.map.entry(v).or_insert((order, step));
+        if order < slot.0 {
+            *slot = (order, step);
+        }
+        Ok(())
+    }
+
+    /// Offers `l op r`, which makes `v`, at `place`; most candidates lose
+    /// to one found before on a lower bound of their cost, before it is
+    /// worked out.
+    fn offer_pair(
+        &mut self,
+        v: Value,
+        place: Place,
+        op: BinOp,
+        l: &Operand,
+        r: &Operand,
+    ) -> Result<(), SolveError> {
+        if let Some((held, _)) = self.map.get(&v) {
+            let floor = Cost::at_least(op, l.step().cost, r.step().cost);
+            let class = Top::of_binary(op).bracket_class();
+            if (held.rank.0.key(), held.rank.1, held.place) < (floor, class, place) {
+                return Ok(());
+            }
+        }
+        let step = binary_step(op, l, r, v);
+        self.offer(v, Order::new(&step, place), step)
+    }
+}
+
+impl Build<'_> {
+    /// `wanted` and every value a function in force turns into one of them.
+    pub(crate) fn preimages(&self, wanted: &Targets) -> Targets {
+        let mut out = wanted.values.clone();
+        // n! for every n whose factorial is not pruned (n <= 20).
+        let factorials: Vec<(Value, Value)> = (0..=20)
+            .filter_map(|n| match Func::Fact.apply(n, self.bound) {
+                Eval::Exact(v) => Some((n, v)),
+                _ => None,
+            })
+            .collect();
+        for &t in &wanted.values {
+            if t < 0 {
+                continue;
+            }
+            for &f in self.functions {
+                match f {
+                    Func::Tri => {
+                        // T(u) = t: u = (√(8t + 1) − 1) / 2.
+                        if let Some(d) = t.checked_mul(8).map(|e| e + 1) {
+                            let u = (integer_root(d.unsigned_abs(), 2) - 1) / 2;
+                            out.push(u);
+                        }
+                    }
+                    Func::Fact => {
+                        out.extend(factorials.iter().filter(|&&(_, v)| v == t).map(|&(n, _)| n))
+                    }
+                    Func::Sqrt => out.extend(t.checked_mul(t)),
+                }
+            }
+        }
+        // Only true preimages, within the bound.
+        out.retain(|&u| {
+            wanted.contains(u)
+                || (u.unsigned_abs() <= u128::from(self.bound)
+                    && self.functions.iter().any(
+                        |&f| matches!(f.apply(u, self.bound), Eval::Exact(w) if wanted.contains(w)),
+                    ))
+        });
+        Targets::new(out)
+    }
+
+    /// The values of `wanted` that `hand` reaches, each with the step its
+    /// full table holds, in a table of those values alone; `below` is
+    /// `wanted` with its preimages ([`Build::preimages`]), and the table's
+    /// one level holds the values of `below` the hand reaches before a
+    /// function is applied (what a witness's function is applied to).
+    /// `get` gives the table of every sub-hand; the sub-hands' tables need
+    /// only hold the values that can make one of `below` (all of them,
+    /// when they are full tables). Nothing beyond the bound is counted.
+    pub(crate) fn restricted<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        wanted: &Targets,
+        below: &Targets,
+    ) -> Result<Table, SolveError> {
+        let mut found = Found {
+            map: FxHashMap::default(),
+            charge: Charge::default(),
+            build: self,
+        };
+        let values = hand.values();
+        if let [card] = values[..] {
+            let step = Step {
+                cost: Cost::default(),
+                how: How::Card,
+            };
+            if below.contains(card.into()) {
+                found.offer(card.into(), Order::new(&step, Place::LEVEL0), step)?;
+            }
+        } else {
+            if self.juxtapose {
+                let (joins, _) = self.joins(&values);
+                for (n, (v, step)) in joins.into_iter().enumerate() {
+                    if below.contains(v) {
+                        found.offer(v, Order::new(&step, Place::join(n)), step)?;
+                    }
+                }
+            }
+            for (k, split) in splits(hand).into_iter().enumerate() {
+                let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+                let side = |sub: u8, layer| Side { sub, layer };
+                let (x, y) = (side(split.xs, tx), side(split.ys, ty));
+                self.search_split(k + 1, split.same, &x, &y, below, &mut found)?;
+            }
+        }
+        // Level 0, ascending: what level 1 applies functions to.
+        let mut level0: Vec<(Value, Step)> =
+            found.map.iter().map(|(&v, &(_, step))| (v, step)).collect();
+        level0.sort_unstable_by_key(|&(v, _)| v);
+        drop(found);
+        let mut best: FxHashMap<Value, (Order, Step)> = FxHashMap::default();
+        let mut best_charge = Charge::default();
+        let mut keep = |v: Value, order: Order, step: Step| -> Result<(), SolveError> {
+            map_room(&mut best, &mut best_charge, self.budget, 1)?;
+            let slot = best.entry(v).or_insert((order, step));
+            if order < slot.0 {
+                *slot = (order, step);
+            }
+            Ok(())
+        };
+        for (i, &(v, step)) in level0.iter().enumerate() {
+            // Level 0 wins ties with level 1, as in the full table's merge.
+            if wanted.contains(v) {
+                keep(v, Order::new(&step, Place::LEVEL0), step)?;
+            }
+            for (fi, &f) in self.functions.iter().enumerate() {
+                if let Eval::Exact(w) = f.apply(v, self.bound)
+                    && wanted.contains(w)
+                {
+                    let made = Step {
+                        cost: Cost::unary(f, (step.cost, step.top())),
+                        how: How::Unary {
+                            f,
+                            level: 1,
+                            arg: u32::try_from(i).expect("a table holds at most MAX_TABLE_VALUES"),
+                        },
+                    };
+                    keep(w, Order::new(&made, Place::unary(1, v, fi)), made)?;
+                }
+            }
+        }
+        let (merged, mut charge) = Layer::from_map(&best, |(_, step)| step, self.budget)?;
+        drop(best);
+        let mut levels = Vec::new();
+        if !self.functions.is_empty() {
+            let (mut layer, c) = Layer::with_capacity(level0.len(), self.budget)?;
+            layer.values.extend(level0.iter().map(|&(v, _)| v));
+            layer.steps.extend(level0.iter().map(|&(_, s)| s));
+            charge.absorb(c);
+            levels.push(layer);
+        }
+        Ok(Table {
+            merged,
+            levels,
+            pruned: 0,
+            charge,
+        })
+    }
+
+    /// Finds, on one split (`k` from 1), every pair of values of the two
+    /// sides and operation that makes a value of `targets`, offering each
+    /// at its place in the full table's enumeration: by trying every pair
+    /// or, when it costs less, by walking the shorter side and looking up
+    /// in the longer one the partners each target needs.
+    fn search_split(
+        &self,
+        k: usize,
+        same: bool,
+        x: &Side<'_>,
+        y: &Side<'_>,
+        targets: &Targets,
+        found: &mut Found<'_>,
+    ) -> Result<(), SolveError> {
+        let (nx, ny) = (x.layer.values.len(), y.layer.values.len());
+        let (short, long) = (nx.min(ny), nx.max(ny));
+        let steps = (usize::BITS - long.leading_zeros()) as usize + 1;
+        // A walk looks up, for each value of the shorter side and each
+        // operation, a range of partners (or each target's partner when
+        // the range holds more): a few binary searches per value.
+        let walk_cost = short.saturating_mul(steps).saturating_mul(4);
+        if same || nx.saturating_mul(ny) <= walk_cost {
+            self.search_pairs(k, same, x, y, targets, found)
+        } else {
+            self.search_walk(k, x, y, targets, found)
+        }
+    }
+
+    fn search_pairs(
+        &self,
+        k: usize,
+        same: bool,
+        x: &Side<'_>,
+        y: &Side<'_>,
+        targets: &Targets,
+        found: &mut Found<'_>,
+    ) -> Result<(), SolveError> {
+        let (lo, hi) = (targets.lo, targets.hi);
+        if lo > hi {
+            return Ok(());
+        }
+        // The sizes a quotient in lo..=hi can have: from `least` (0 when
+        // the span holds 0) to `most`.
+        let most = lo.unsigned_abs().max(hi.unsigned_abs());
+        let least = if lo <= 0 && hi >= 0 {
+            0
+        } else {
+            lo.unsigned_abs().min(hi.unsigned_abs())
+        };
+        let mut offer = |i: usize, j: usize, op: BinOp, swap: bool| -> Result<(), SolveError> {
+            let (a, b) = (x.layer.values[i], y.layer.values[j]);
+            let (l, r) = if swap { (b, a) } else { (a, b) };
+            if let Eval::Exact(v) = op.apply(l, r, self.bound)
+                && targets.contains(v)
+            {
+                let (xo, yo) = (x.at(i), y.at(j));
+                let (l, r) = if swap { (&yo, &xo) } else { (&xo, &yo) };
+                found.offer_pair(v, Place::pair(k, i, j, op, swap), op, l, r)?;
+            }
+            Ok(())
+        };
+        // Whether `l ÷ r` can be exact and in range, by sizes alone.
+        let may_divide = |l: Value, r: Value| {
+            let (l, r) = (l.unsigned_abs(), r.unsigned_abs());
+            r != 0 && l >= r.saturating_mul(least) && l <= r.saturating_mul(most)
+        };
+        let has = |op| self.ops.contains(&op);
+        let (add, sub, mul, div) = (
+            has(BinOp::Add),
+            has(BinOp::Sub),
+            has(BinOp::Mul),
+            has(BinOp::Div),
+        );
+        let others: Vec<BinOp> = self
+            .ops
+            .iter()
+            .copied()
+            .filter(|op| matches!(op, BinOp::Pow | BinOp::Root))
+            .collect();
+        let near = |v: Value| lo <= v && v <= hi && targets.contains(v);
+        for (i, &a) in x.layer.values.iter().enumerate() {
+            for (j, &b) in y.layer.values.iter().enumerate() {
+                // + and × once per pair of equal sides; y op x never then.
+                let once = !same || j >= i;
+                if add && once && near(a + b) {
+                    offer(i, j, BinOp::Add, false)?;
+                }
+                if sub && near(a - b) {
+                    offer(i, j, BinOp::Sub, false)?;
+                }
+                if sub && !same && near(b - a) {
+                    offer(i, j, BinOp::Sub, true)?;
+                }
+                if mul && once && a.checked_mul(b).is_some_and(near) {
+                    offer(i, j, BinOp::Mul, false)?;
+                }
+                if div && may_divide(a, b) && a % b == 0 && near(a / b) {
+                    offer(i, j, BinOp::Div, false)?;
+                }
+                if div && !same && may_divide(b, a) && b % a == 0 && near(b / a) {
+                    offer(i, j, BinOp::Div, true)?;
+                }
+                for &op in &others {
+                    let [forward, back] = directions(op, same, i, j);
+                    for (swap, go) in [(false, forward), (true, back)] {
+                        let (l, r) = if swap { (b, a) } else { (a, b) };
+                        if go && quick(op, l, r, lo, hi).is_some_and(near) {
+                            offer(i, j, op, swap)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// For splits of two different sub-hands.
+    fn search_walk(
+        &self,
+        k: usize,
+        x: &Side<'_>,
+        y: &Side<'_>,
+        targets: &Targets,
+        found: &mut Found<'_>,
+    ) -> Result<(), SolveError> {
+        let walk_x = x.layer.values.len() <= y.layer.values.len();
+        let (walked, other) = if walk_x { (x, y) } else { (y, x) };
+        let mut partner_values: Vec<Value> = Vec::new();
+        let mut indexes: Vec<usize> = Vec::new();
+        for (w, &s) in walked.layer.values.iter().enumerate() {
+            for &op in self.ops {
+                // swap: y op x; + and × are tried one way only.
+                for swap in [false, true] {
+                    if swap && op.is_commutative() {
+                        continue;
+                    }
+                    // Whether the walked value stands right of `op`.
+                    let s_right = walk_x == swap;
+                    indexes.clear();
+                    // For + − ×, the partners of every target lie in one
+                    // range of the other side: scanned when it holds fewer
+                    // values than there are targets to look up.
+                    if let Some((plo, phi)) = partner_range(op, s_right, s, targets.lo, targets.hi)
+                    {
+                        let values = &other.layer.values;
+                        let from = values.partition_point(|&v| v < plo);
+                        let to = values.partition_point(|&v| v <= phi);
+                        if to.saturating_sub(from) <= targets.len() {
+                            indexes.extend(from..to.max(from));
+                            self.offer_walked(
+                                k, op, swap, walk_x, w, &indexes, x, y, targets, found,
+                            )?;
+                            continue;
+                        }
+                    }
+                    for &t in &targets.values {
+                        partner_values.clear();
+                        if partners(op, s_right, s, t, self.bound, &mut partner_values) {
+                            indexes.clear();
+                            indexes.extend(0..other.layer.values.len());
+                            break;
+                        }
+                        indexes.extend(
+                            partner_values
+                                .iter()
+                                .filter_map(|&p| other.layer.values.binary_search(&p).ok()),
+                        );
+                    }
+                    indexes.sort_unstable();
+                    indexes.dedup();
+                    self.offer_walked(k, op, swap, walk_x, w, &indexes, x, y, targets, found)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Offers `x op y` (`swap`: `y op x`) for the walked value at `w` and
+    /// each partner at `partners` that makes a target.
+    #[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
+    fn offer_walked(
+        &self,
+        k: usize,
+        op: BinOp,
+        swap: bool,
+        walk_x: bool,
+        w: usize,
+        partners: &[usize],
+        x: &Side<'_>,
+        y: &Side<'_>,
+        targets: &Targets,
+        found: &mut Found<'_>,
+    ) -> Result<(), SolveError> {
+        for &o in partners {
+            let (i, j) = if walk_x { (w, o) } else { (o, w) };
+            let (a, b) = (x.layer.values[i], y.layer.values[j]);
+            let (l, r) = if swap { (b, a) } else { (a, b) };
+            if let Eval::Exact(v) = op.apply(l, r, self.bound)
+                && targets.contains(v)
+            {
+                let (xo, yo) = (x.at(i), y.at(j));
+                let (l, r) = if swap { (&yo, &xo) } else { (&xo, &yo) };
+                found.offer_pair(v, Place::pair(k, i, j, op, swap), op, l, r)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The range of partners `o` with `s op o` (`s_right`: `o op s`) in
+/// `lo..=hi`, for + − × (× with `s` not 0); `None` for the others.
+fn partner_range(
+    op: BinOp,
+    s_right: bool,
+    s: Value,
+    lo: Value,
+    hi: Value,
+) -> Option<(Value, Value)> {
+    match (op, s_right) {
+        (BinOp::Add, _) => Some((lo - s, hi - s)),
+        // s − o = t: o = s − t
+        (BinOp::Sub, false) => Some((s - hi, s - lo)),
+        // o − s = t: o = t + s
+        (BinOp::Sub, true) => Some((lo + s, hi + s)),
+        // o = t / s over t in lo..=hi: the whole quotients in that span.
+        (BinOp::Mul, _) if s > 0 => Some((ceil_div(lo, s), hi.div_euclid(s))),
+        (BinOp::Mul, _) if s < 0 => Some((ceil_div(hi, s), floor_div(lo, s))),
+        // s ÷ o = t >= 1: o has the sign of s and |s| / hi <= |o| <= |s| / lo.
+        (BinOp::Div, false) if lo >= 1 => {
+            let (near, far) = (ceil_div(s.abs(), hi), s.abs() / lo);
+            Some(if s >= 0 { (near, far) } else { (-far, -near) })
+        }
+        // o ÷ s = t: o = t s.
+        (BinOp::Div, true) if s > 0 => Some((lo.checked_mul(s)?, hi.checked_mul(s)?)),
+        (BinOp::Div, true) if s < 0 => Some((hi.checked_mul(s)?, lo.checked_mul(s)?)),
+        _ => None,
+    }
+}
+
+/// ⌊a / b⌋ for b != 0.
+fn floor_div(a: Value, b: Value) -> Value {
+    let (q, r) = (a / b, a % b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// ⌈a / b⌉ for b != 0.
+fn ceil_div(a: Value, b: Value) -> Value {
+    -floor_div(-a, b)
+}
+
+/// One side of a split: which sub-hand, and its merged layer.
+struct Side<'a> {
+    sub: u8,
+    layer: &'a Layer,
+}
+
+impl Side<'_> {
+    fn at(&self, i: usize) -> Operand {
+        Operand::at(self.sub, self.layer, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partners_invert_every_operation() {
+        let bound = u64::MAX;
+        let values: Vec<Value> = (-30..=30).chain([64, 81, 100, 125, 243, 1024]).collect();
+        let mut out = Vec::new();
+        for op in BinOp::ALL {
+            for &s in &values {
+                for &o in &values {
+                    for s_right in [false, true] {
+                        let (l, r) = if s_right { (o, s) } else { (s, o) };
+                        let Eval::Exact(t) = op.apply(l, r, bound) else {
+                            continue;
+                        };
+                        out.clear();
+                        let all = partners(op, s_right, s, t, bound, &mut out);
+                        assert!(
+                            all || out.contains(&o),
+                            "{op:?} s={s} o={o} right={s_right} t={t}: {out:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every partner that puts `s op o` in `lo..=hi` lies in the range.
+    #[test]
+    fn partner_ranges_hold_every_partner() {
+        let values: Vec<Value> = (-60..=60).chain([97, 200, 1000, -1000]).collect();
+        for (lo, hi) in [(2, 97), (-5, 5), (1, 1), (3, 3), (-40, -7)] {
+            for op in BinOp::ALL {
+                for &s in &values {
+                    for s_right in [false, true] {
+                        let Some((plo, phi)) = partner_range(op, s_right, s, lo, hi) else {
+                            continue;
+                        };
+                        for &o in &values {
+                            let (l, r) = if s_right { (o, s) } else { (s, o) };
+                            if let Eval::Exact(t) = op.apply(l, r, u64::MAX)
+                                && (lo..=hi).contains(&t)
+                            {
+                                assert!(
+                                    (plo..=phi).contains(&o),
+                                    "{op:?} s={s} o={o} right={s_right}: {t} in {lo}..={hi}, \
+                                     range {plo}..={phi}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn integer_roots() {
+        assert_eq!(integer_root(80, 2), 8);
+        assert_eq!(integer_root(81, 2), 9);
+        assert_eq!(integer_root(1 << 60, 3), 1 << 20);
+        assert_eq!(integer_root(0, 5), 0);
+        assert_eq!(integer_root(u128::MAX, 2), Value::from(u64::MAX));
+    }
+}
