@@ -27,6 +27,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
                 },
                 ..r
             })
+            .filter(|r| !args.ceiling_only || r.max_prime.is_some())
             .collect()
     } else {
         vec![rules]

@@ -408,6 +408,10 @@ pub struct AnalyzeArgs {
     /// --max-value apply to each).
     #[arg(long, conflicts_with_all = ["faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub all_rules: bool,
+    /// With --all-rules, only the 36 rule sets with the prime ceiling (up to
+    /// 97): for five and six cards, where the 36 with high primes take hours.
+    #[arg(long, requires = "all_rules")]
+    pub ceiling_only: bool,
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub cards: u8,
