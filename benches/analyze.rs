@@ -35,13 +35,36 @@ fn all_rule_sets_four_cards() -> usize {
     analyze_all(&all_rule_sets(), 4, &|_| {}).unwrap().len()
 }
 
-/// `analyze --cards 5 --functions tri`: 3,003 five-card hands, in chunks
-/// when their sub-hand tables would not fit a third of the budget.
-#[divan::bench(sample_count = 1, sample_size = 1)]
+/// `analyze --cards 5 --functions tri`: 2,002 five-card hands, by the
+/// restricted search (the four-card sub-hands searched only for what one
+/// more card can turn into a prime).
+#[divan::bench(sample_count = 3, sample_size = 1)]
 fn five_cards_triangles() -> usize {
     let rules = Rules {
         functions: Functions::TRI,
         ..Rules::default()
     };
     analyze(rules, 5, &|_| {}).unwrap().hands.len()
+}
+
+/// `analyze --cards 5 --functions tri,fact,sqrt` (437 s before the
+/// restricted search).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn five_cards_every_function() -> usize {
+    let rules = Rules {
+        functions: Functions::ALL,
+        ..Rules::default()
+    };
+    analyze(rules, 5, &|_| {}).unwrap().hands.len()
+}
+
+/// `analyze --cards 6 --functions tri`: 4,965 six-card hands (refused for
+/// memory before the restricted search).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn six_cards_triangles() -> usize {
+    let rules = Rules {
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    analyze(rules, 6, &|_| {}).unwrap().hands.len()
 }

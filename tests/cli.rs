@@ -649,3 +649,25 @@ fn output_that_cannot_be_written_is_exit_two() {
         assert!(stderr.contains("No space left on device"), "{stderr}");
     }
 }
+
+/// From five cards on, `query` searches for the primes alone: the same
+/// primes and witnesses as the full search `--values` makes, without the
+/// count of operations beyond the bound.
+#[test]
+fn query_of_five_cards_or_more_searches_for_primes_alone() {
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let out = prime_solve()
+            .args(["query", "3", "5", "7", "9", "11", "--faces", "rank"])
+            .args(["--functions", "tri", "-f", "json"])
+            .args(extra)
+            .assert()
+            .success();
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+    let (fast, full) = (run(&[]), run(&["--values"]));
+    assert_eq!(fast["pruned"], serde_json::Value::Null);
+    assert!(full["pruned"].as_u64().unwrap() > 0);
+    assert_eq!(fast["primes"], full["primes"]);
+    assert_eq!(fast["primes"].as_array().unwrap().len(), 25);
+    assert!(fast.get("values").is_none());
+}

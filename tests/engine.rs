@@ -421,7 +421,15 @@ fn prime_searches_agree_on_every_four_card_hand() {
 /// for every hand of `hands` under every combination of the house rules
 /// that the restricted search takes (a ceiling; functions nested once).
 fn assert_restricted_search_agrees(hands: &[Hand], max_prime: u64) {
-    for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
+    assert_restricted_search_agrees_under(
+        hands,
+        max_prime,
+        &[Functions::NONE, Functions::TRI, Functions::ALL],
+    );
+}
+
+fn assert_restricted_search_agrees_under(hands: &[Hand], max_prime: u64, all: &[Functions]) {
+    for &functions in all {
         for powers in [false, true] {
             for juxtapose in [false, true] {
                 let rules = Rules {
@@ -467,6 +475,25 @@ fn restricted_search_agrees_with_the_full_search() {
         .collect();
     hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(four));
     assert_restricted_search_agrees(&hands, 97);
+}
+
+/// Samples of five and six cards, under the combinations whose full
+/// tables are quick enough for the suite (the restricted search is what
+/// makes the others possible at all).
+#[test]
+fn restricted_search_agrees_with_the_full_search_on_five_and_six_cards() {
+    let (five, six) = if cfg!(debug_assertions) {
+        (3001, 9001)
+    } else {
+        (797, 4001)
+    };
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 5)
+        .into_iter()
+        .step_by(five)
+        .collect();
+    assert_restricted_search_agrees_under(&hands, 97, &[Functions::NONE, Functions::TRI]);
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 6).into_iter().step_by(six).collect();
+    assert_restricted_search_agrees_under(&hands, 97, &[Functions::NONE]);
 }
 
 /// Every four-card hand under every combination (about 3 minutes).

@@ -44,9 +44,12 @@ fn six_cards_under_every_rule_are_refused_at_once() {
 
 #[test]
 fn five_cards_under_every_rule_do_not_fit_two_gigabytes() {
-    // They need about 3.8 GB: the default limit under `ulimit -v` stays
-    // within it and the search is refused, not aborted.
-    let out = under_ulimit(2_000_000, &format!("query 3 5 7 9 11 {EVERY_RULE}"));
+    // Every value of them needs about 3.8 GB: the default limit under
+    // `ulimit -v` stays within it and the search is refused, not aborted.
+    let out = under_ulimit(
+        2_000_000,
+        &format!("query 3 5 7 9 11 {EVERY_RULE} --values"),
+    );
     refused(&out, "raise --memory-limit");
 }
 
@@ -67,7 +70,7 @@ fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
     // refuses, and the message says the machine did, not the limit.
     let out = under_ulimit(
         2_000_000,
-        &format!("query 3 5 7 9 11 {EVERY_RULE} --memory-limit 100G"),
+        &format!("query 3 5 7 9 11 {EVERY_RULE} --values --memory-limit 100G"),
     );
     refused(&out, "the machine refused the search at");
 }
@@ -125,6 +128,7 @@ fn the_memory_limit_reads_sizes() {
             "rank",
             "--functions",
             "tri",
+            "--values",
             "--memory-limit",
             "1M",
         ]),
