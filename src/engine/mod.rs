@@ -284,7 +284,13 @@ impl Solver {
     /// [`SolveError::Memory`] when even the smaller tables would pass the
     /// budget.
     pub fn plan_sweep(&mut self, hands: &[Hand]) -> Result<usize, SolveError> {
-        let (Some(top), Some(&last)) = (hands.iter().map(|h| h.len()).max(), hands.last()) else {
+        // The sample: the hand with the most distinct values, the highest
+        // of those; distinct and high cards make the largest tables.
+        let distinct = |h: &Hand| h.values().windows(2).filter(|w| w[0] != w[1]).count();
+        let (Some(top), Some(&last)) = (
+            hands.iter().map(|h| h.len()).max(),
+            hands.iter().max_by_key(|h| (h.len(), distinct(h), h.key())),
+        ) else {
             return Ok(0);
         };
         if top < 4 || self.restricts(top) {
@@ -299,9 +305,7 @@ impl Solver {
         next.sort_unstable();
         next.dedup();
         self.prepare(&next)?;
-        // A sample: the tables of k − 1 cards of the last hand, which has
-        // the highest cards and so, most often, the largest tables. The
-        // growth from k − 2 to k − 1 cards, measured, projects the rest
+        // A sample: the tables of k − 1 cards of that hand. The growth from k − 2 to k − 1 cards, measured, projects the rest
         // better than the growth measured below it (it rises with k).
         self.prepare(&[last])?;
         let shared = &self.shared;

@@ -527,17 +527,8 @@ impl Build<'_> {
         } else {
             lo.unsigned_abs().min(hi.unsigned_abs())
         };
-        let mut offer = |i: usize, j: usize, op: BinOp, swap: bool| -> Result<(), SolveError> {
-            let (a, b) = (x.layer.values[i], y.layer.values[j]);
-            let (l, r) = if swap { (b, a) } else { (a, b) };
-            if let Eval::Exact(v) = op.apply(l, r, self.bound)
-                && targets.contains(v)
-            {
-                let (xo, yo) = (x.at(i), y.at(j));
-                let (l, r) = if swap { (&yo, &xo) } else { (&xo, &yo) };
-                found.offer_pair(v, Place::pair(k, i, j, op, swap), op, l, r)?;
-            }
-            Ok(())
+        let mut offer = |i: usize, j: usize, op: BinOp, swap: bool| {
+            self.try_pair(k, x, y, (i, j), op, swap, targets, found)
         };
         // Whether `l ÷ r` can be exact and in range, by sizes alone.
         let may_divide = |l: Value, r: Value| {
@@ -672,16 +663,35 @@ impl Build<'_> {
         found: &mut Found<'_>,
     ) -> Result<(), SolveError> {
         for &o in partners {
-            let (i, j) = if walk_x { (w, o) } else { (o, w) };
-            let (a, b) = (x.layer.values[i], y.layer.values[j]);
-            let (l, r) = if swap { (b, a) } else { (a, b) };
-            if let Eval::Exact(v) = op.apply(l, r, self.bound)
-                && targets.contains(v)
-            {
-                let (xo, yo) = (x.at(i), y.at(j));
-                let (l, r) = if swap { (&yo, &xo) } else { (&xo, &yo) };
-                found.offer_pair(v, Place::pair(k, i, j, op, swap), op, l, r)?;
-            }
+            let ij = if walk_x { (w, o) } else { (o, w) };
+            self.try_pair(k, x, y, ij, op, swap, targets, found)?;
+        }
+        Ok(())
+    }
+
+    /// Offers `x op y` (`swap`: `y op x`) for the values at `(i, j)` of
+    /// split `k` if it makes a target: the one place every candidate of
+    /// the restricted search is checked and ranked.
+    #[allow(clippy::too_many_arguments, reason = "one candidate, spelled out")]
+    fn try_pair(
+        &self,
+        k: usize,
+        x: &Side<'_>,
+        y: &Side<'_>,
+        (i, j): (usize, usize),
+        op: BinOp,
+        swap: bool,
+        targets: &Targets,
+        found: &mut Found<'_>,
+    ) -> Result<(), SolveError> {
+        let (a, b) = (x.layer.values[i], y.layer.values[j]);
+        let (l, r) = if swap { (b, a) } else { (a, b) };
+        if let Eval::Exact(v) = op.apply(l, r, self.bound)
+            && targets.contains(v)
+        {
+            let (xo, yo) = (x.at(i), y.at(j));
+            let (l, r) = if swap { (&yo, &xo) } else { (&xo, &yo) };
+            found.offer_pair(v, Place::pair(k, i, j, op, swap), op, l, r)?;
         }
         Ok(())
     }
