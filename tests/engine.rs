@@ -546,3 +546,20 @@ fn restricted_search_agrees_under_other_ceilings_and_bounds() {
         }
     }
 }
+
+/// Five cards under every combination, six without functions (whose full
+/// tables take minutes and gigabytes a hand): about 2 minutes.
+#[test]
+#[ignore = "minutes: cargo test --release --test engine -- --ignored"]
+fn restricted_search_agrees_on_five_and_six_cards_under_every_combination() {
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 5)
+        .into_iter()
+        .step_by(1009)
+        .collect();
+    assert_restricted_search_agrees(&hands, 97);
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 6)
+        .into_iter()
+        .step_by(1999)
+        .collect();
+    assert_restricted_search_agrees_under(&hands, 97, &[Functions::NONE]);
+}
