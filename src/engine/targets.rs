@@ -223,12 +223,14 @@ fn partners(
         (BinOp::Pow, true) => match s {
             0 => return t == 1,
             1 => out.push(t),
-            _ if s >= 2 => {
-                if let Ok(n) = u32::try_from(s) {
+            _ if s >= 2 => match u32::try_from(s) {
+                Ok(n) => {
                     let r = integer_root(t.unsigned_abs(), n);
                     out.extend([r, -r]);
                 }
-            }
+                // Only −1, 0 and 1 have a power this high within any bound.
+                Err(_) => return (-1..=1).contains(&t),
+            },
             _ => {}
         },
         // root(s, o) = t: t^o = s
@@ -242,6 +244,10 @@ fn partners(
         }
         // root(o, s) = t: o = t^s
         (BinOp::Root, true) => {
+            // Only 0 and 1 are roots of so high an index.
+            if u32::try_from(s).is_err() {
+                return s >= 2 && (0..=1).contains(&t);
+            }
             if t >= 0
                 && let Ok(n) = u32::try_from(s)
                 && n >= 2
@@ -253,34 +259,6 @@ fn partners(
         }
     }
     false
-}
-
-/// `l op r` when it may lie in `lo..=hi`, cheaply: exact for + − ×
-/// (operands within the bound are below 2^64 in size, so only a product
-/// can overflow), for ÷ the quotient if exact; the caller confirms a hit
-/// with [`BinOp::apply`], which also applies the bound. Powers and roots
-/// are left to `apply`.
-#[inline]
-fn quick(op: BinOp, l: Value, r: Value, lo: Value, hi: Value) -> Option<Value> {
-    match op {
-        BinOp::Add => Some(l + r),
-        BinOp::Sub => Some(l - r),
-        BinOp::Mul => l.checked_mul(r),
-        BinOp::Div => {
-            if r == 0 {
-                return None;
-            }
-            let q = match (i64::try_from(l), i64::try_from(r)) {
-                (Ok(x), Ok(y)) if x != i64::MIN => Value::from(x / y),
-                _ => l / r,
-            };
-            (lo <= q && q <= hi && q * r == l).then_some(q)
-        }
-        BinOp::Pow | BinOp::Root => match op.apply(l, r, u64::MAX) {
-            Eval::Exact(v) => Some(v),
-            _ => None,
-        },
-    }
 }
 
 /// The integer part of the `n`th root of `x` (n >= 2), as a value.
@@ -575,7 +553,7 @@ impl Build<'_> {
                     let [forward, back] = directions(op, same, i, j);
                     for (swap, go) in [(false, forward), (true, back)] {
                         let (l, r) = if swap { (b, a) } else { (a, b) };
-                        if go && quick(op, l, r, lo, hi).is_some_and(near) {
+                        if go && matches!(op.apply(l, r, self.bound), Eval::Exact(v) if near(v)) {
                             offer(i, j, op, swap)?;
                         }
                     }
@@ -810,6 +788,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Exponents and root indexes beyond 32 bits: only −1, 0 and 1 are
+    /// reached, by every partner that may be one of them.
+    #[test]
+    fn huge_exponents_leave_every_small_partner() {
+        let huge: Value = 1 << 40;
+        let mut out = Vec::new();
+        assert!(partners(BinOp::Pow, true, huge, 1, u64::MAX, &mut out));
+        assert!(partners(BinOp::Pow, true, huge, 0, u64::MAX, &mut out));
+        assert!(!partners(BinOp::Pow, true, huge, 5, u64::MAX, &mut out));
+        assert!(partners(BinOp::Root, true, huge, 1, u64::MAX, &mut out));
+        assert!(!partners(BinOp::Root, true, huge, 7, u64::MAX, &mut out));
+        assert!(out.is_empty());
     }
 
     #[test]
