@@ -440,24 +440,39 @@ fn assert_restricted_search_agrees_under(hands: &[Hand], max_prime: u64, all: &[
                     max_prime: Some(max_prime),
                     ..Rules::default()
                 };
-                let full = Solver::new(rules).unwrap();
-                let mut fast = Solver::new(rules).unwrap().without_pruned_counts();
-                // Half the hands with prepared tables, half without.
-                let (prepared, fresh) = hands.split_at(hands.len() / 2);
-                fast.prepare(prepared).unwrap();
-                for &h in prepared.iter().chain(fresh) {
-                    let (a, b) = (full.solve(h).unwrap(), fast.solve_primes(h).unwrap());
-                    let name = rules.name();
-                    assert_eq!(a.primes(), b.primes(), "{h} under {name}");
-                    for p in a.primes() {
-                        assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
-                        assert_eq!(a.cost(p), b.cost(p), "{h}: {p} under {name}");
-                    }
-                    assert_eq!(b.values(), None);
-                }
+                assert_restricted_agrees_on(rules, hands);
             }
         }
     }
+}
+
+/// The restricted search against the full one under `rules`: the same
+/// primes, witnesses and costs, half the hands with prepared tables.
+fn assert_restricted_agrees_on(rules: Rules, hands: &[Hand]) {
+    let full = Solver::new(rules).unwrap();
+    let mut fast = Solver::new(rules).unwrap().without_pruned_counts();
+    let (prepared, fresh) = hands.split_at(hands.len() / 2);
+    fast.prepare(prepared).unwrap();
+    for &h in prepared.iter().chain(fresh) {
+        let (a, b) = (full.solve(h).unwrap(), fast.solve_primes(h).unwrap());
+        let name = rules.name();
+        assert_eq!(a.primes(), b.primes(), "{h} under {name}");
+        for p in a.primes() {
+            assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
+            assert_eq!(a.cost(p), b.cost(p), "{h}: {p} under {name}");
+        }
+        assert_eq!(b.values(), None);
+    }
+}
+
+/// Every `three`th three-card hand and every `four`th four-card hand.
+fn sample_of_three_and_four(three: usize, four: usize) -> Vec<Hand> {
+    let mut hands: Vec<Hand> = all_hands(Faces::Rank, 3)
+        .into_iter()
+        .step_by(three)
+        .collect();
+    hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(four));
+    hands
 }
 
 #[test]
@@ -469,12 +484,7 @@ fn restricted_search_agrees_with_the_full_search() {
     } else {
         (1, 7)
     };
-    let mut hands: Vec<Hand> = all_hands(Faces::Rank, 3)
-        .into_iter()
-        .step_by(three)
-        .collect();
-    hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(four));
-    assert_restricted_search_agrees(&hands, 97);
+    assert_restricted_search_agrees(&sample_of_three_and_four(three, four), 97);
 }
 
 /// Samples of five and six cards, under the combinations whose full
@@ -517,11 +527,7 @@ fn restricted_search_agrees_under_other_ceilings_and_bounds() {
     } else {
         (1, 61)
     };
-    let mut hands: Vec<Hand> = all_hands(Faces::Rank, 3)
-        .into_iter()
-        .step_by(three)
-        .collect();
-    hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(four));
+    let hands = sample_of_three_and_four(three, four);
     for (max_prime, max_value) in [(13, u64::MAX), (500, 1000), (1000, u64::MAX), (97, 200)] {
         for (powers, functions) in [(false, Functions::NONE), (true, Functions::ALL)] {
             let rules = Rules {
@@ -533,16 +539,7 @@ fn restricted_search_agrees_under_other_ceilings_and_bounds() {
                 max_value,
                 ..Rules::default()
             };
-            let full = Solver::new(rules).unwrap();
-            let fast = Solver::new(rules).unwrap().without_pruned_counts();
-            for &h in &hands {
-                let (a, b) = (full.solve(h).unwrap(), fast.solve_primes(h).unwrap());
-                let name = rules.name();
-                assert_eq!(a.primes(), b.primes(), "{h} under {name}");
-                for p in a.primes() {
-                    assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
-                }
-            }
+            assert_restricted_agrees_on(rules, &hands);
         }
     }
 }
