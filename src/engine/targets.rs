@@ -407,20 +407,16 @@ impl Build<'_> {
             found.map.iter().map(|(&v, &(_, step))| (v, step)).collect();
         level0.sort_unstable_by_key(|&(v, _)| v);
         drop(found);
-        let mut best: FxHashMap<Value, (Order, Step)> = FxHashMap::default();
-        let mut best_charge = Charge::default();
-        let mut keep = |v: Value, order: Order, step: Step| -> Result<(), SolveError> {
-            map_room(&mut best, &mut best_charge, self.budget, 1)?;
-            let slot = best.entry(v).or_insert((order, step));
-            if order < slot.0 {
-                *slot = (order, step);
-            }
-            Ok(())
+        // The best way to each wanted value, over both levels.
+        let mut best = Found {
+            map: FxHashMap::default(),
+            charge: Charge::default(),
+            build: self,
         };
         for (i, &(v, step)) in level0.iter().enumerate() {
             // Level 0 wins ties with level 1, as in the full table's merge.
             if wanted.contains(v) {
-                keep(v, Order::new(&step, Place::LEVEL0), step)?;
+                best.offer(v, Order::new(&step, Place::LEVEL0), step)?;
             }
             for (fi, &f) in self.functions.iter().enumerate() {
                 if let Eval::Exact(w) = f.apply(v, self.bound)
@@ -434,11 +430,11 @@ impl Build<'_> {
                             arg: u32::try_from(i).expect("a table holds at most MAX_TABLE_VALUES"),
                         },
                     };
-                    keep(w, Order::new(&made, Place::unary(1, v, fi)), made)?;
+                    best.offer(w, Order::new(&made, Place::unary(1, v, fi)), made)?;
                 }
             }
         }
-        let (merged, mut charge) = Layer::from_map(&best, |(_, step)| step, self.budget)?;
+        let (merged, mut charge) = Layer::from_map(&best.map, |(_, step)| step, self.budget)?;
         drop(best);
         let mut levels = Vec::new();
         if !self.functions.is_empty() {
