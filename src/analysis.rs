@@ -8,10 +8,11 @@ use rayon::prelude::*;
 
 use crate::arith::Value;
 use crate::deck::{Dealt, deal};
-use crate::engine::Solver;
+use crate::engine::{Solution, Solver};
 use crate::error::SolveError;
 use crate::expr::{Expr, Style};
 use crate::hand::Hand;
+use crate::prime::is_prime;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
 
@@ -72,11 +73,17 @@ pub struct HandResult {
     pub hand: Hand,
     /// How many deals produce this hand.
     pub deals: u64,
-    /// Every prime it makes, ascending.
+    /// Every prime it makes, ascending; in a screened census
+    /// ([`Analysis::screen`]) only those up to the screen.
     pub primes: Vec<Value>,
-    /// The highest prime, and how.
+    /// How many primes it makes beyond `primes`: `Some(0)` when the list is
+    /// complete, `None` where a screened census did not count them.
+    pub beyond: Option<usize>,
+    /// The highest prime, and how; `None` where it was not searched for
+    /// (uncounted hands of a screened census) or there is none.
     pub highest: Option<Witnessed>,
-    /// The prime with the simplest witness (the smaller prime on a tie).
+    /// The prime with the simplest witness (the smaller prime on a tie);
+    /// `None` as `highest`.
     pub simplest: Option<Witnessed>,
     /// Operations beyond the bound, summed over the hand's sub-hands;
     /// `None` where the sweep did not count them (hands of five cards or
@@ -95,12 +102,18 @@ impl HandResult {
             + 256
     }
 
-    /// How hard the hand is to call (under the rule set it was solved for).
-    pub fn difficulty(&self) -> Difficulty {
-        Difficulty {
+    /// How many primes the hand makes, if they were counted.
+    pub fn prime_count(&self) -> Option<usize> {
+        self.beyond.map(|b| self.primes.len() + b)
+    }
+
+    /// How hard the hand is to call (under the rule set it was solved
+    /// for); `None` where its primes were not counted.
+    pub fn difficulty(&self) -> Option<Difficulty> {
+        Some(Difficulty {
             weight: self.simplest.as_ref().map(|c| c.weight),
-            primes: self.primes.len(),
-        }
+            primes: self.prime_count()?,
+        })
     }
 }
 
@@ -111,8 +124,36 @@ pub struct Analysis {
     pub cards: usize,
     /// Deals of `cards` cards that make a hand (all of them for k >= 3).
     pub total_deals: u64,
+    /// Where the census of primes stops, if it does not list them all
+    /// ([`screen`]): each hand's primes up to here are listed, and only the
+    /// hands that make at most one of them are searched for the rest.
+    pub screen: Option<u64>,
     /// Sorted by hand.
     pub hands: Vec<HandResult>,
+}
+
+/// Where a sweep of `cards`-card hands under `rules` stops listing primes:
+/// from five cards on, under any prime with functions (`None` otherwise).
+///
+/// There a hand makes thousands of primes (tens of thousands with n! and
+/// √n), most of them in the millions and beyond: counting them takes up to
+/// hours per rule set, and says little about the game. Screened at the
+/// rules' own 97, the sweep still answers exactly which hands fail, which
+/// make a single prime, and how likely each prime up to 97 is.
+///
+/// ```
+/// use prime_solve::Rules;
+/// use prime_solve::analysis::screen;
+/// use prime_solve::rules::Functions;
+///
+/// let any = Rules { max_prime: None, functions: Functions::TRI, ..Rules::default() };
+/// assert_eq!(screen(&any, 5), Some(97));
+/// assert_eq!(screen(&any, 4), None);
+/// assert_eq!(screen(&Rules { max_prime: None, ..Rules::default() }, 6), None);
+/// ```
+pub fn screen(rules: &Rules, cards: usize) -> Option<u64> {
+    (cards > COUNTED_UP_TO && rules.max_prime.is_none() && !rules.functions.is_empty())
+        .then_some(crate::rules::DEFAULT_MAX_PRIME)
 }
 
 /// Solves every hand the pack deals; `tick` is called once per hand solved
@@ -159,6 +200,28 @@ pub fn analyze_all(
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
+    analyze_screened(rule_sets, cards, &|r| screen(r, cards), tick)
+}
+
+/// As [`analyze_all`], with the census of each rule set screened where
+/// `screen` says instead of where [`screen`] does.
+///
+/// # Errors
+/// As [`analyze_all`].
+///
+/// # Panics
+/// Never: every prime found has a witness.
+pub fn analyze_screened(
+    rule_sets: &[Rules],
+    cards: usize,
+    screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
+) -> Result<Vec<Analysis>, SolveError> {
+    // A screened rule set is searched up to its screen.
+    let searched = |r: &Rules| Rules {
+        max_prime: screen(r).or(r.max_prime),
+        ..*r
+    };
     let search_key = |r: &Rules| Rules {
         max_prime: None,
         faces: crate::rules::Faces::Five,
@@ -166,21 +229,28 @@ pub fn analyze_all(
     };
     let mut groups: Vec<(Rules, Vec<usize>)> = Vec::new();
     for (i, r) in rule_sets.iter().enumerate() {
+        let r = searched(r);
         match groups
             .iter_mut()
-            .find(|(g, _)| search_key(g) == search_key(r))
+            .find(|(g, _)| search_key(g) == search_key(&r))
         {
             Some((search, members)) => {
                 search.max_prime = search.max_prime.zip(r.max_prime).map(|(a, b)| a.max(b));
                 members.push(i);
             }
-            None => groups.push((*r, vec![i])),
+            None => groups.push((r, vec![i])),
         }
     }
     let solved = groups
         .par_iter()
         .map(|(search, members)| {
-            let members: Vec<Rules> = members.iter().map(|&i| rule_sets[i]).collect();
+            let members: Vec<Member> = members
+                .iter()
+                .map(|&i| Member {
+                    rules: rule_sets[i],
+                    screen: screen(&rule_sets[i]),
+                })
+                .collect();
             analyze_group(*search, &members, cards, tick)
         })
         .collect::<Result<Vec<Vec<Analysis>>, SolveError>>()?;
@@ -193,16 +263,23 @@ pub fn analyze_all(
     Ok(ordered.into_iter().map(|(_, a)| a).collect())
 }
 
+/// A rule set read from a group's search, and where its census stops.
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    rules: Rules,
+    screen: Option<u64>,
+}
+
 /// One search under `search` rules, read for each of `members` (which
-/// differ from it at most in the faces and a lower ceiling): every hand
-/// that any member's faces deal is solved once.
+/// differ from it at most in the faces and a lower ceiling or screen):
+/// every hand that any member's faces deal is solved once.
 fn analyze_group(
     search: Rules,
-    members: &[Rules],
+    members: &[Member],
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
-    let mut faces: Vec<crate::rules::Faces> = members.iter().map(|r| r.faces).collect();
+    let mut faces: Vec<crate::rules::Faces> = members.iter().map(|m| m.rules.faces).collect();
     faces.sort_by_key(|f| crate::rules::Faces::ALL.iter().position(|g| g == f));
     faces.dedup();
     let dealt: Vec<(crate::rules::Faces, Vec<Dealt>, u64)> = faces
@@ -252,11 +329,12 @@ fn analyze_group(
     Ok(members
         .iter()
         .enumerate()
-        .map(|(m, &rules)| Analysis {
-            rules,
+        .map(|(i, m)| Analysis {
+            rules: m.rules,
             cards,
-            total_deals: of(rules.faces).1,
-            hands: per_hand.iter().filter_map(|r| r[m].clone()).collect(),
+            total_deals: of(m.rules.faces).1,
+            screen: m.screen,
+            hands: per_hand.iter().filter_map(|r| r[i].clone()).collect(),
         })
         .collect())
 }
@@ -268,35 +346,40 @@ pub const COUNTED_UP_TO: usize = 4;
 fn solve_part<'d>(
     solver: &Solver,
     hands: &[Hand],
-    members: &[Rules],
+    members: &[Member],
     of: &(dyn Fn(crate::rules::Faces) -> (&'d Vec<Dealt>, u64) + Sync),
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Vec<Option<HandResult>>>, SolveError> {
     hands
         .par_iter()
         .map(|&hand| {
-            let dealing: Vec<(Rules, u64)> = members
+            let deals = |m: &Member| {
+                let (d, _) = of(m.rules.faces);
+                let i = d.binary_search_by(|x| x.hand.cmp(&hand)).ok()?;
+                Some(d[i].deals)
+            };
+            let dealing: Vec<(Member, u64)> = members
                 .iter()
-                .filter_map(|&r| {
-                    let (d, _) = of(r.faces);
-                    let i = d.binary_search_by(|x| x.hand.cmp(&hand)).ok()?;
-                    Some((r, d[i].deals))
-                })
+                .filter_map(|&m| Some((m, deals(&m)?)))
                 .collect();
             let mut results = solve(solver, hand, &dealing)?.into_iter();
             let out: Vec<Option<HandResult>> = members
                 .iter()
-                .map(|r| {
-                    let (d, _) = of(r.faces);
-                    d.binary_search_by(|x| x.hand.cmp(&hand))
-                        .ok()
-                        .and_then(|_| results.next())
-                })
+                .map(|m| deals(m).and_then(|_| results.next()))
                 .collect();
-            dealing.iter().for_each(|(r, _)| tick(r));
+            dealing.iter().for_each(|(m, _)| tick(&m.rules));
             Ok(out)
         })
         .collect()
+}
+
+/// The prime `p` of `solution`, with its simplest witness.
+fn witnessed(solution: &Solution<'_>, p: Value) -> Witnessed {
+    Witnessed {
+        prime: p,
+        witness: solution.witness(p).expect("reached"),
+        weight: solution.cost(p).map_or(0, |c| c.weight),
+    }
 }
 
 /// One hand's result under each of `members`, each with the number of
@@ -304,48 +387,73 @@ fn solve_part<'d>(
 fn solve(
     solver: &Solver,
     hand: Hand,
-    members: &[(Rules, u64)],
+    members: &[(Member, u64)],
 ) -> Result<Vec<HandResult>, SolveError> {
     if members.is_empty() {
         return Ok(Vec::new());
     }
     let solution = solver.solve_primes(hand)?;
-    let all = solution.primes();
-    let call = |p: Value| Witnessed {
-        prime: p,
-        witness: solution.witness(p).expect("reached"),
-        weight: solution.cost(p).map_or(0, |c| c.weight),
-    };
-    let mut values: Option<Vec<Value>> = None;
-    members
-        .iter()
-        .map(|&(rules, deals)| {
-            let primes: Vec<Value> = all
-                .iter()
-                .copied()
-                .filter(|&p| rules.allows_prime(p))
-                .collect();
-            let simplest = solution.quickest(&primes).map(call);
-            let failing_values = if primes.is_empty() {
-                if values.is_none() {
-                    let full = solver.solve(hand)?;
-                    values = Some(full.values().unwrap_or_default().to_vec());
-                }
-                values.clone().unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            Ok(HandResult {
+    let found = solution.primes();
+    // Every value the hand makes, searched at most once: for a hand that
+    // fails, and for one that makes at most one prime below a screen.
+    let mut full: Option<Solution<'_>> = None;
+    let mut results = Vec::with_capacity(members.len());
+    for &(m, deals) in members {
+        let listed: Vec<Value> = found
+            .iter()
+            .copied()
+            .filter(|&p| m.rules.allows_prime(p) && m.screen.is_none_or(|s| p <= Value::from(s)))
+            .collect();
+        let screened = m.screen.is_some();
+        if screened && listed.len() > 1 {
+            // Counted no further: the hand neither fails nor makes one prime.
+            results.push(HandResult {
                 hand,
                 deals,
-                highest: primes.last().map(|&p| call(p)),
-                simplest,
+                primes: listed,
+                beyond: None,
+                highest: None,
+                simplest: None,
                 pruned: solution.pruned(),
-                primes,
-                values: failing_values,
-            })
-        })
-        .collect()
+                values: Vec::new(),
+            });
+            continue;
+        }
+        if (screened || listed.is_empty()) && full.is_none() {
+            full = Some(solver.solve(hand)?);
+        }
+        // The primes beyond the screen, from every value the hand makes.
+        let every: Vec<Value> = match (&full, screened) {
+            (Some(f), true) => f
+                .values()
+                .unwrap_or_default()
+                .iter()
+                .copied()
+                .filter(|&v| m.rules.allows_prime(v) && is_prime(v))
+                .collect(),
+            _ => listed.clone(),
+        };
+        // The witnesses come from the search that found every prime listed.
+        let from = match &full {
+            Some(f) if screened => f,
+            _ => &solution,
+        };
+        let values = match &full {
+            Some(f) if every.is_empty() => f.values().unwrap_or_default().to_vec(),
+            _ => Vec::new(),
+        };
+        results.push(HandResult {
+            hand,
+            deals,
+            beyond: Some(every.len() - listed.len()),
+            highest: every.last().map(|&p| witnessed(from, p)),
+            simplest: from.quickest(&every).map(|p| witnessed(from, p)),
+            pruned: solution.pruned(),
+            primes: listed,
+            values,
+        });
+    }
+    Ok(results)
 }
 
 impl Analysis {
@@ -369,7 +477,18 @@ impl Analysis {
 
     /// The hands that make no prime.
     pub fn failing(&self) -> impl Iterator<Item = &HandResult> {
-        self.hands.iter().filter(|h| h.primes.is_empty())
+        self.hands.iter().filter(|h| h.prime_count() == Some(0))
+    }
+
+    /// The hands that make exactly one prime.
+    pub fn single(&self) -> impl Iterator<Item = &HandResult> {
+        self.hands.iter().filter(|h| h.prime_count() == Some(1))
+    }
+
+    /// Whether every hand's primes were counted: not so in a screened
+    /// census ([`Analysis::screen`]) unless every hand was searched in full.
+    pub fn counted(&self) -> bool {
+        self.hands.iter().all(|h| h.beyond.is_some())
     }
 
     /// The chance that a deal makes no prime.
@@ -378,29 +497,32 @@ impl Analysis {
             .fold(Ratio::ZERO, |acc, h| acc + self.weight(h))
     }
 
-    /// Prime count → (hands, probability of a deal with that count).
-    pub fn prime_count_distribution(&self) -> BTreeMap<usize, (usize, Ratio)> {
+    /// Prime count → (hands, probability of a deal with that count);
+    /// `None` unless every hand's primes were [counted](Analysis::counted).
+    pub fn prime_count_distribution(&self) -> Option<BTreeMap<usize, (usize, Ratio)>> {
         let mut out: BTreeMap<usize, (usize, Ratio)> = BTreeMap::new();
         for h in &self.hands {
-            let entry = out.entry(h.primes.len()).or_insert((0, Ratio::ZERO));
+            let entry = out.entry(h.prime_count()?).or_insert((0, Ratio::ZERO));
             entry.0 += 1;
             entry.1 = entry.1 + self.weight(h);
         }
-        out
+        Some(out)
     }
 
-    /// The expected number of primes a deal makes.
-    pub fn mean_primes(&self) -> Ratio {
-        let sum: u128 = self
-            .hands
-            .iter()
-            .map(|h| u128::from(h.deals) * h.primes.len() as u128)
-            .sum();
-        Ratio::new(sum, u128::from(self.total_deals))
+    /// The expected number of primes a deal makes; `None` unless every
+    /// hand's primes were [counted](Analysis::counted).
+    pub fn mean_primes(&self) -> Option<Ratio> {
+        let mut sum: u128 = 0;
+        for h in &self.hands {
+            sum += u128::from(h.deals) * h.prime_count()? as u128;
+        }
+        Some(Ratio::new(sum, u128::from(self.total_deals)))
     }
 
-    /// For each prime up to `max`, the chance that a deal can make it.
+    /// For each prime up to `max`, the chance that a deal can make it
+    /// (`max` no higher than the [screen](Analysis::screen), if any).
     pub fn prime_probabilities(&self, max: Value) -> BTreeMap<Value, Ratio> {
+        debug_assert!(self.screen.is_none_or(|s| max <= Value::from(s)));
         let mut out: BTreeMap<Value, Ratio> = BTreeMap::new();
         for h in &self.hands {
             for &p in h.primes.iter().take_while(|&&p| p <= max) {
@@ -412,8 +534,12 @@ impl Analysis {
     }
 
     /// The highest prime any hand makes, with its hand and witness (the
-    /// first such hand in order).
+    /// first such hand in order); `None` when no hand makes a prime, or
+    /// some hand's primes were not [counted](Analysis::counted).
     pub fn highest(&self) -> Option<(&HandResult, &Witnessed)> {
+        if !self.counted() {
+            return None;
+        }
         self.hands
             .iter()
             .filter_map(|h| h.highest.as_ref().map(|c| (h, c)))

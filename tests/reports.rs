@@ -137,8 +137,9 @@ fn the_committed_four_card_summaries_are_what_the_command_writes() {
     assert!(index.contains("None of the 72 rule sets below has a hand that fails."));
 }
 
-/// Five cards under a few rule sets, against `reports/cards-5` (the 36
-/// rule sets with the ceiling; the whole sweep is ignored: minutes).
+/// Five cards under a few rule sets, against `reports/cards-5` (the whole
+/// sweep is ignored: minutes). One has any prime with functions, where the
+/// census stops at 97.
 #[test]
 fn the_committed_five_card_summaries_are_what_the_command_writes() {
     summaries_are_committed(
@@ -146,12 +147,25 @@ fn the_committed_five_card_summaries_are_what_the_command_writes() {
         &[
             &["--faces", "five"],
             &["--faces", "five", "--functions", "tri,fact,sqrt"],
-            &["--faces", "suit", "--juxtapose"],
+            &[
+                "--faces",
+                "five",
+                "--functions",
+                "tri,fact,sqrt",
+                "--high-primes",
+            ],
+            &["--faces", "suit", "--juxtapose", "--high-primes"],
         ],
     );
     let index = fs::read_to_string(committed().join("cards-5/README.md")).unwrap();
     assert!(index.contains("every hand of five cards"));
-    assert!(index.contains("None of the 36 rule sets below has a hand that fails."));
+    assert!(index.contains("None of the 72 rule sets below has a hand that fails."));
+    // Counted where it is cheap, screened under any prime with functions.
+    assert!(index.contains("| [rank-powers-juxtapose-high-5cards](rank-powers-juxtapose-high-5cards/summary.md) | 6188 | 0 | 0 | "));
+    assert_eq!(
+        index.matches("| not counted ‡ | not counted ‡ |").count(),
+        24
+    );
 }
 
 /// `analyze --cards K --all-rules --summaries-only ARGS` writes exactly the
@@ -185,9 +199,9 @@ fn the_committed_four_card_reports_are_what_the_command_writes() {
 }
 
 #[test]
-#[ignore = "the five-card sweep of the 36 rule sets with the ceiling: about 9 minutes of CPU"]
+#[ignore = "the five-card sweep: about 20 minutes of CPU"]
 fn the_committed_five_card_reports_are_what_the_command_writes() {
-    sweep_is_committed("5", &["--ceiling-only"]);
+    sweep_is_committed("5", &[]);
 }
 
 #[test]
@@ -360,6 +374,63 @@ fn analyze_prints_one_answer_per_rule_set() {
         ));
 }
 
+/// Five cards under any prime with T: the census stops at 97 unless
+/// `--count-every-prime`, and both find the same failing hands (a bound of
+/// 1000 keeps the complete count quick). The screened `hands.csv` leaves
+/// the count empty and lists no prime above 97.
+#[test]
+fn the_census_stops_at_97_unless_every_prime_is_counted() {
+    let run = |extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = prime_solve()
+            .args([
+                "analyze",
+                "--cards",
+                "5",
+                "--functions",
+                "tri",
+                "--high-primes",
+            ])
+            .args(["--max-value", "1000", "-q", "--format", "json", "-o"])
+            .arg(dir.path())
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let csv = fs::read_to_string(dir.path().join("five-tri-high-bound1000-5cards/hands.csv"))
+            .unwrap();
+        (json["rule_sets"][0].clone(), csv)
+    };
+    let (screened, csv) = run(&[]);
+    let (counted, full_csv) = run(&["--count-every-prime"]);
+    assert_eq!(screened["screen"], 97);
+    assert!(screened["mean_primes"].is_null() && screened["highest"].is_null());
+    assert!(counted["screen"].is_null());
+    assert!(!counted["mean_primes"].is_null() && !counted["highest"].is_null());
+    assert_eq!(screened["failing"], counted["failing"]);
+    let rows = |csv: &str| -> Vec<Vec<String>> {
+        csv.lines()
+            .skip(1)
+            .map(|l| l.split(',').map(str::to_string).collect())
+            .collect()
+    };
+    let (part, full) = (rows(&csv), rows(&full_csv));
+    assert_eq!(part.len(), full.len());
+    assert!(part.iter().any(|r| r[3].is_empty()));
+    for (p, f) in part.iter().zip(&full) {
+        assert_eq!(p[0], f[0]);
+        let upto: Vec<&str> = f[4]
+            .split(' ')
+            .filter(|q| q.parse::<u64>().is_ok_and(|q| q <= 97))
+            .collect();
+        assert_eq!(p[4], upto.join(" "), "{}", p[0]);
+        if !p[3].is_empty() {
+            assert_eq!((&p[3], &p[5..]), (&f[3], &f[5..]), "{}", p[0]);
+        }
+    }
+}
+
 #[test]
 fn table_prints_markdown_and_csv() {
     let md = prime_solve().args(["table"]).assert().success();
@@ -437,6 +508,102 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
         assert_eq!(together.rules, *rules);
         assert!(together.hands == alone.hands, "{}", rules.name());
     }
+}
+
+/// A screened census against the complete one: the same failing hands,
+/// single-prime hands and chances of each prime up to the screen, each
+/// hand's primes up to the screen, and the full answers wherever it
+/// counted. Screened at 13 so that three-card hands take both paths.
+#[test]
+fn a_screened_census_answers_as_the_complete_one() {
+    use prime_solve::analysis::{analyze_all, analyze_screened};
+    use prime_solve::rules::Functions;
+    let any = Rules {
+        max_prime: None,
+        ..Rules::default()
+    };
+    let sets = [
+        Rules {
+            functions: Functions::TRI,
+            ..any
+        },
+        Rules {
+            faces: Faces::Rank,
+            powers: true,
+            ..any
+        },
+        Rules {
+            faces: Faces::Rank,
+            ..Rules::default()
+        },
+    ];
+    let complete = analyze_all(&sets, 3, &|_| {}).unwrap();
+    let screened =
+        analyze_screened(&sets, 3, &|r| r.max_prime.is_none().then_some(13), &|_| {}).unwrap();
+    let (mut counted, mut skipped, mut beyond) = (0, 0, 0);
+    for (full, part) in complete.iter().zip(&screened) {
+        let name = full.rules.name();
+        assert_eq!(full.rules, part.rules);
+        assert_eq!(part.screen, full.rules.max_prime.is_none().then_some(13));
+        assert_eq!(full.hands.len(), part.hands.len(), "{name}");
+        for (f, p) in full.hands.iter().zip(&part.hands) {
+            assert_eq!(f.hand, p.hand);
+            let upto: Vec<_> = match part.screen {
+                Some(s) => f
+                    .primes
+                    .iter()
+                    .copied()
+                    .filter(|&q| q <= i128::from(s))
+                    .collect(),
+                None => f.primes.clone(),
+            };
+            assert_eq!(p.primes, upto, "{name} {}", f.hand);
+            match p.prime_count() {
+                Some(n) => {
+                    counted += 1;
+                    beyond += usize::from(p.beyond > Some(0));
+                    assert_eq!(Some(n), f.prime_count(), "{name} {}", f.hand);
+                    assert_eq!(p.highest, f.highest, "{name} {}", f.hand);
+                    assert_eq!(p.simplest, f.simplest, "{name} {}", f.hand);
+                    assert_eq!(p.values, f.values, "{name} {}", f.hand);
+                }
+                None => {
+                    skipped += 1;
+                    assert!(p.primes.len() > 1, "{name} {}", f.hand);
+                    assert!(p.highest.is_none() && p.simplest.is_none());
+                }
+            }
+        }
+        let hands = |i: &mut dyn Iterator<Item = &prime_solve::analysis::HandResult>| {
+            i.map(|h| h.hand).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            hands(&mut full.failing()),
+            hands(&mut part.failing()),
+            "{name}"
+        );
+        assert_eq!(
+            hands(&mut full.single()),
+            hands(&mut part.single()),
+            "{name}"
+        );
+        assert_eq!(
+            full.prime_probabilities(13),
+            part.prime_probabilities(13),
+            "{name}"
+        );
+        assert_eq!(part.counted(), part.screen.is_none(), "{name}");
+        if part.screen.is_some() {
+            assert!(part.mean_primes().is_none() && part.highest().is_none());
+        } else {
+            assert_eq!(part.hands, full.hands, "{name}");
+        }
+    }
+    // Both paths were taken, and the full searches found primes beyond 13.
+    assert!(
+        counted > 0 && skipped > 0 && beyond > 0,
+        "{counted} {skipped} {beyond}"
+    );
 }
 
 /// What a person sees in the committed reports: the index's wording, the

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 
-use prime_solve::analysis::{Analysis, all_rule_sets, analyze_all};
+use prime_solve::analysis::{Analysis, all_rule_sets, analyze_screened, screen};
 use prime_solve::deck::deal;
 use prime_solve::report::{self, json, write_files};
 use prime_solve::words::plural;
@@ -42,7 +42,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let bar = sweep_bar(work, hands as u64, args.work.quiet);
     let done = std::sync::atomic::AtomicU64::new(0);
     let analyses = pool.install(|| {
-        analyze_all(&rule_sets, cards, &|r| {
+        let screen = |r: &prime_solve::Rules| screen(r, cards).filter(|_| !args.count_every_prime);
+        analyze_screened(&rule_sets, cards, &screen, &|r| {
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.inc(cost(r, cards));
             if n.is_multiple_of(16) || n == hands as u64 {

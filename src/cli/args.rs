@@ -409,9 +409,14 @@ pub struct AnalyzeArgs {
     #[arg(long, conflicts_with_all = ["faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub all_rules: bool,
     /// With --all-rules, only the 36 rule sets with the prime ceiling (up to
-    /// 97): for five and six cards, where the 36 with high primes take hours.
+    /// 97): for six cards, where most of those with high primes do not fit.
     #[arg(long, requires = "all_rules")]
     pub ceiling_only: bool,
+    /// Count every prime of every hand, also where the census stops at 97
+    /// (five cards or more, any prime, functions): hours of work, and lists
+    /// of tens of thousands of primes per hand.
+    #[arg(long)]
+    pub count_every_prime: bool,
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub cards: u8,

@@ -34,7 +34,7 @@ pub fn hands(a: &Analysis, style: Style) -> String {
             h.hand.to_string(),
             weight.to_string(),
             weight.decimal(8),
-            h.primes.len().to_string(),
+            h.prime_count().map(|n| n.to_string()).unwrap_or_default(),
             list(&h.primes),
             hp,
             hw,
@@ -50,8 +50,11 @@ pub fn hands(a: &Analysis, style: Style) -> String {
 
 /// The `difficulty` field: the simplest witness's weight, with `hard` for a
 /// hard hand (`4 hard`, `2`, `1 hard` for a hand with few primes, `hard`
-/// for one with none).
-pub fn difficulty(d: Difficulty) -> String {
+/// for one with none; empty where the primes were not counted).
+pub fn difficulty(d: Option<Difficulty>) -> String {
+    let Some(d) = d else {
+        return String::new();
+    };
     match (d.weight, d.is_hard()) {
         (Some(w), true) => format!("{w} hard"),
         (Some(w), false) => w.to_string(),

@@ -50,12 +50,18 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
     )?;
     writeln!(out, "|---|---|---|---|---|---|")?;
     let mut bounded = None;
+    let mut screened = None;
     for a in analyses {
         let failing = a.failing().count();
-        let highest = a
-            .highest()
-            .map_or("none".to_string(), |(_, c)| c.prime.to_string());
-        let mark = if a.highest_set_by_bound() {
+        let (mean, highest) = match (a.mean_primes(), a.highest()) {
+            (Some(mean), Some((_, c))) => (mean.decimal(3), c.prime.to_string()),
+            (Some(mean), None) => (mean.decimal(3), "none".to_string()),
+            (None, _) => {
+                screened = a.screen;
+                ("not counted ‡".to_string(), "not counted ‡".to_string())
+            }
+        };
+        let mark = if a.highest_set_by_bound() && a.counted() {
             bounded = Some(a.bound());
             " †"
         } else {
@@ -63,12 +69,11 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
         };
         writeln!(
             out,
-            "| [{0}]({0}/summary.md) | {1} | {2} | {3} | {4} | {highest}{mark} |",
+            "| [{0}]({0}/summary.md) | {1} | {2} | {3} | {mean} | {highest}{mark} |",
             a.folder(),
             a.hands.len(),
             failing,
             a.failing_probability().probability(),
-            a.mean_primes().decimal(3),
         )?;
     }
     if let Some(bound) = bounded {
@@ -79,6 +84,14 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
              some values pass the bound and are not followed, so here the bound, not the \
              game, sets the highest prime.",
             bound
+        )?;
+    }
+    if let Some(screen) = screened {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "‡ {} The failing hands are exact all the same.",
+            screen_note(screen)
         )?;
     }
     writeln!(out)?;
@@ -175,4 +188,15 @@ fn answer(a: &Analysis) -> String {
             a.failing_probability().probability()
         )
     }
+}
+
+/// Why a screened census does not count every prime, in words.
+pub(crate) fn screen_note(screen: u64) -> String {
+    format!(
+        "With any prime and functions, a hand of five or more cards makes thousands of \
+         primes (tens of thousands with n! and √n), most of them in the millions and beyond, \
+         far past anything called at the table; counting them all takes up to hours per rule \
+         set (`analyze --count-every-prime` does). This census lists each hand's primes up to \
+         {screen}, and searches in full the hands that make at most one of them."
+    )
 }

@@ -102,7 +102,8 @@ pub fn analysis(a: &Analysis, style: Style) -> Json {
         "deals": a.total_deals,
         "failing": failing,
         "failing_probability": ratio(a.failing_probability()),
-        "mean_primes": ratio(a.mean_primes()),
+        "mean_primes": a.mean_primes().map_or(Json::Null, ratio),
+        "screen": a.screen,
         "highest": highest.map(|(h, c)| {
             let mut j = call(c, style);
             j["hand"] = json!(h.hand.values());

@@ -40,7 +40,8 @@ impl File {
 /// Which files of a rule set's folder to write.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Detail {
-    /// `hands.csv`, `summary.md` and the plots.
+    /// `hands.csv`, `summary.md` and the plots (the plot of primes per
+    /// deal only where they were counted).
     #[default]
     Full,
     /// `summary.md` alone (without its plot): for sweeps whose lists of
@@ -63,7 +64,7 @@ pub fn render(analyses: &[Analysis], style: Style, detail: Detail) -> Vec<File> 
             folder.join("summary.md"),
             summary::render(a, style, full),
         ));
-        if full {
+        if full && a.counted() {
             files.push(File::new(
                 folder.join(plot::PRIME_COUNTS),
                 plot::prime_counts(a),

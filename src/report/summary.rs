@@ -7,7 +7,7 @@ use crate::analysis::Analysis;
 use crate::arith::Value;
 use crate::expr::Style;
 use crate::ratio::Ratio;
-use crate::report::{grid, list, plot};
+use crate::report::{grid, index, list, plot};
 use crate::rules::DEFAULT_MAX_PRIME;
 
 /// The summary, witnesses printed in `style`.
@@ -69,7 +69,7 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
 
     writeln!(out, "## Hands with exactly one prime")?;
     writeln!(out)?;
-    let single: Vec<_> = a.hands.iter().filter(|h| h.primes.len() == 1).collect();
+    let single: Vec<_> = a.single().collect();
     if single.is_empty() {
         writeln!(out, "None.")?;
     } else {
@@ -91,13 +91,25 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
 
     writeln!(out, "## Primes per deal")?;
     writeln!(out)?;
-    write_counts(a, out)?;
-    writeln!(out)?;
-    writeln!(out, "Mean primes per deal: {}.", a.mean_primes().decimal(3))?;
-    writeln!(out)?;
-    if plots {
-        writeln!(out, "![Primes per deal]({})", plot::PRIME_COUNTS)?;
-        writeln!(out)?;
+    match (a.prime_count_distribution(), a.mean_primes()) {
+        (Some(counts), Some(mean)) => {
+            write_counts(&counts, out)?;
+            writeln!(out)?;
+            writeln!(out, "Mean primes per deal: {}.", mean.decimal(3))?;
+            writeln!(out)?;
+            if plots {
+                writeln!(out, "![Primes per deal]({})", plot::PRIME_COUNTS)?;
+                writeln!(out)?;
+            }
+        }
+        _ => {
+            writeln!(
+                out,
+                "Not counted. {}",
+                index::screen_note(a.screen.unwrap_or(DEFAULT_MAX_PRIME))
+            )?;
+            writeln!(out)?;
+        }
     }
 
     writeln!(out, "## How likely each prime is")?;
@@ -138,6 +150,12 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
                 )?;
             }
         }
+        None if !a.counted() => writeln!(
+            out,
+            "Not searched for: with any prime it lies just below the value bound ({}), \
+             which sets it more than the game does.",
+            a.bound()
+        )?,
         None => writeln!(out, "No hand makes a prime.")?,
     }
     if a.cards == 3 {
@@ -154,11 +172,10 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
 /// The distribution of prime counts: one row per count, or, when there are
 /// more than twenty counts (rule sets with any prime and functions reach
 /// 150), counts 0-9 one by one and then a row per ten.
-fn write_counts(a: &Analysis, out: &mut String) -> std::fmt::Result {
-    let counts = a.prime_count_distribution();
+fn write_counts(counts: &BTreeMap<usize, (usize, Ratio)>, out: &mut String) -> std::fmt::Result {
     let group = if counts.len() > 20 { 10 } else { 1 };
     let mut rows: BTreeMap<usize, (usize, Ratio)> = BTreeMap::new();
-    for (&count, &(hands, p)) in &counts {
+    for (&count, &(hands, p)) in counts {
         let row = rows
             .entry(if count < 10 {
                 count
