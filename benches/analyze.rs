@@ -15,7 +15,7 @@ fn main() {
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn all_rule_sets_three_cards() -> usize {
     let analyses = analyze_all(&all_rule_sets(), 3, &|_| {}).unwrap();
-    report::render(&analyses, Style::default(), report::Detail::Full).len()
+    report::render(&analyses, &[], Style::default(), report::Detail::Full).len()
 }
 
 /// `analyze --cards 6 --faces rank`: 18,486 dealt hands under base rules.

@@ -132,6 +132,21 @@ pub struct Analysis {
     pub hands: Vec<HandResult>,
 }
 
+/// A rule set a sweep did not do, and why ([`analyze_each`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotDone {
+    pub rules: Rules,
+    pub cards: usize,
+    pub why: SolveError,
+}
+
+impl NotDone {
+    /// The folder its analysis would have had.
+    pub fn folder(&self) -> String {
+        folder(&self.rules, self.cards)
+    }
+}
+
 /// Where a sweep of `cards`-card hands under `rules` stops listing primes:
 /// from five cards on, under any prime with functions (`None` otherwise).
 ///
@@ -217,55 +232,98 @@ pub fn analyze_screened(
     screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
-    // A screened rule set is searched up to its screen.
-    let searched = |r: &Rules| Rules {
-        max_prime: screen(r).or(r.max_prime),
-        ..*r
-    };
+    let groups = groups(rule_sets, screen);
+    let solved = groups
+        .par_iter()
+        .map(|(search, members)| analyze_group(*search, members, cards, tick))
+        .collect::<Result<Vec<Vec<Analysis>>, SolveError>>()?;
+    let mut ordered: Vec<(usize, Analysis)> = groups
+        .iter()
+        .zip(solved)
+        .flat_map(|((_, members), analyses)| members.iter().map(|m| m.index).zip(analyses))
+        .collect();
+    ordered.sort_by_key(|&(i, _)| i);
+    Ok(ordered.into_iter().map(|(_, a)| a).collect())
+}
+
+/// As [`analyze_screened`], but a rule set that cannot be done (its search
+/// does not fit the memory budget) does not stop the others: each rule
+/// set's analysis or why there is none, in their order.
+///
+/// The searches run one after another, each with the whole budget to
+/// itself (the hands of each in parallel), so whether one fits does not
+/// depend on what runs beside it.
+///
+/// # Panics
+/// Never: every prime found has a witness.
+pub fn analyze_each(
+    rule_sets: &[Rules],
+    cards: usize,
+    screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
+    tick: &(dyn Fn(&Rules) + Sync),
+) -> Vec<Result<Analysis, SolveError>> {
+    let mut out: Vec<Option<Result<Analysis, SolveError>>> = vec![None; rule_sets.len()];
+    for (search, members) in groups(rule_sets, screen) {
+        match analyze_group(search, &members, cards, tick) {
+            Ok(analyses) => {
+                for (m, a) in members.iter().zip(analyses) {
+                    out[m.index] = Some(Ok(a));
+                }
+            }
+            Err(e) => {
+                for m in &members {
+                    out[m.index] = Some(Err(e.clone()));
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .map(|r| r.expect("every rule set is in one group"))
+        .collect()
+}
+
+/// The rule sets grouped by the search they share: those that differ only
+/// in the faces and the ceiling (a screened one searched up to its screen)
+/// are solved once, under the widest ceiling.
+fn groups(
+    rule_sets: &[Rules],
+    screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
+) -> Vec<(Rules, Vec<Member>)> {
     let search_key = |r: &Rules| Rules {
         max_prime: None,
         faces: crate::rules::Faces::Five,
         ..*r
     };
-    let mut groups: Vec<(Rules, Vec<usize>)> = Vec::new();
-    for (i, r) in rule_sets.iter().enumerate() {
-        let r = searched(r);
+    let mut groups: Vec<(Rules, Vec<Member>)> = Vec::new();
+    for (index, rules) in rule_sets.iter().enumerate() {
+        let member = Member {
+            index,
+            rules: *rules,
+            screen: screen(rules),
+        };
+        let r = Rules {
+            max_prime: member.screen.or(rules.max_prime),
+            ..*rules
+        };
         match groups
             .iter_mut()
             .find(|(g, _)| search_key(g) == search_key(&r))
         {
             Some((search, members)) => {
                 search.max_prime = search.max_prime.zip(r.max_prime).map(|(a, b)| a.max(b));
-                members.push(i);
+                members.push(member);
             }
-            None => groups.push((r, vec![i])),
+            None => groups.push((r, vec![member])),
         }
     }
-    let solved = groups
-        .par_iter()
-        .map(|(search, members)| {
-            let members: Vec<Member> = members
-                .iter()
-                .map(|&i| Member {
-                    rules: rule_sets[i],
-                    screen: screen(&rule_sets[i]),
-                })
-                .collect();
-            analyze_group(*search, &members, cards, tick)
-        })
-        .collect::<Result<Vec<Vec<Analysis>>, SolveError>>()?;
-    let mut ordered: Vec<(usize, Analysis)> = groups
-        .iter()
-        .zip(solved)
-        .flat_map(|((_, members), analyses)| members.iter().copied().zip(analyses))
-        .collect();
-    ordered.sort_by_key(|&(i, _)| i);
-    Ok(ordered.into_iter().map(|(_, a)| a).collect())
+    groups
 }
 
 /// A rule set read from a group's search, and where its census stops.
 #[derive(Clone, Copy, Debug)]
 struct Member {
+    /// Its place among the rule sets asked for.
+    index: usize,
     rules: Rules,
     screen: Option<u64>,
 }
@@ -570,11 +628,16 @@ impl Analysis {
     /// The folder name of this analysis: the rule set's name, with the
     /// number of cards when it is not three.
     pub fn folder(&self) -> String {
-        if self.cards == 3 {
-            self.rules.name()
-        } else {
-            format!("{}-{}cards", self.rules.name(), self.cards)
-        }
+        folder(&self.rules, self.cards)
+    }
+}
+
+/// The folder name of a sweep of `cards`-card hands under `rules`.
+pub fn folder(rules: &Rules, cards: usize) -> String {
+    if cards == 3 {
+        rules.name()
+    } else {
+        format!("{}-{}cards", rules.name(), cards)
     }
 }
 

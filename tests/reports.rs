@@ -431,6 +431,77 @@ fn the_census_stops_at_97_unless_every_prime_is_counted() {
     }
 }
 
+/// Under a limit that the 24 rule sets with T ! √ nested three deep do not
+/// fit, `--skip-refused` writes the other 48 and lists those 24, the same
+/// bytes every time; without it the run is refused.
+#[test]
+fn a_sweep_can_skip_the_rule_sets_that_do_not_fit() {
+    let args = [
+        "analyze",
+        "--cards",
+        "3",
+        "--all-rules",
+        "--function-depth",
+        "3",
+        "--summaries-only",
+        "--threads",
+        "1",
+        "--memory-limit",
+        "40M",
+        "-q",
+        "-o",
+    ];
+    fails_with(
+        prime_solve().args(args).arg("/nonexistent/x"),
+        "not enough memory",
+    );
+    let run = || {
+        let dir = tempfile::tempdir().unwrap();
+        let out = prime_solve()
+            .args(args)
+            .arg(dir.path())
+            .args(["--skip-refused", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (json, tree(dir.path()))
+    };
+    let (json, files) = run();
+    let names = |key: &str| -> Vec<String> {
+        json[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["rule_set"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (done, not_done) = (names("rule_sets"), names("not_done"));
+    assert_eq!((done.len(), not_done.len()), (48, 24));
+    assert!(not_done.iter().all(|n| n.contains("-tri-fact-sqrt-depth3")));
+    assert!(
+        json["not_done"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("not enough memory")
+    );
+    for name in &done {
+        assert!(
+            files.contains_key(&PathBuf::from(name).join("summary.md")),
+            "{name}"
+        );
+    }
+    assert!(!files.keys().any(|p| p.starts_with(&not_done[0])));
+    let index = String::from_utf8(files[Path::new("README.md")].clone()).unwrap();
+    assert!(index.contains("- 24 rule sets were not done: they do not fit in memory"));
+    assert!(index.contains(&format!("| {} | not enough memory", not_done[0])));
+    assert_eq!(run().1, files);
+}
+
 #[test]
 fn table_prints_markdown_and_csv() {
     let md = prime_solve().args(["table"]).assert().success();

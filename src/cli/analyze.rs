@@ -3,8 +3,11 @@
 
 use anyhow::{Context, Result};
 
-use prime_solve::analysis::{Analysis, all_rule_sets, analyze_screened, screen};
+use prime_solve::analysis::{
+    Analysis, NotDone, all_rule_sets, analyze_each, analyze_screened, screen,
+};
 use prime_solve::deck::deal;
+use prime_solve::error::SolveError;
 use prime_solve::report::{self, json, write_files};
 use prime_solve::words::plural;
 
@@ -41,21 +44,47 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         .sum();
     let bar = sweep_bar(work, hands as u64, args.work.quiet);
     let done = std::sync::atomic::AtomicU64::new(0);
-    let analyses = pool.install(|| {
-        let screen = |r: &prime_solve::Rules| screen(r, cards).filter(|_| !args.count_every_prime);
-        analyze_screened(&rule_sets, cards, &screen, &|r| {
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            bar.inc(cost(r, cards));
-            if n.is_multiple_of(16) || n == hands as u64 {
-                let rate = n as f64 / bar.elapsed().as_secs_f64().max(0.001);
-                bar.set_message(format!(
-                    "{n}/{hands} hands, {rate:.0}/s (now {}), memory {}",
-                    r.name(),
-                    memory_in_use()
-                ));
+    let screen = |r: &prime_solve::Rules| screen(r, cards).filter(|_| !args.count_every_prime);
+    let tick = |r: &prime_solve::Rules| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        bar.inc(cost(r, cards));
+        if n.is_multiple_of(16) || n == hands as u64 {
+            let rate = n as f64 / bar.elapsed().as_secs_f64().max(0.001);
+            bar.set_message(format!(
+                "{n}/{hands} hands, {rate:.0}/s (now {}), memory {}",
+                r.name(),
+                memory_in_use()
+            ));
+        }
+    };
+    let (analyses, not_done) = if args.skip_refused {
+        let each = pool.install(|| analyze_each(&rule_sets, cards, &screen, &tick));
+        let mut analyses = Vec::new();
+        let mut not_done = Vec::new();
+        for (rules, result) in rule_sets.iter().zip(each) {
+            match result {
+                Ok(a) => analyses.push(a),
+                // Only a refusal for memory is skipped; anything else stops the run.
+                Err(why @ (SolveError::Memory { .. } | SolveError::Refused { .. })) => {
+                    not_done.push(NotDone {
+                        rules: *rules,
+                        cards,
+                        why,
+                    });
+                }
+                Err(e) => return Err(e.into()),
             }
-        })
-    })?;
+        }
+        if analyses.is_empty()
+            && let Some(first) = not_done.first()
+        {
+            return Err(first.why.clone().into());
+        }
+        (analyses, not_done)
+    } else {
+        let analyses = pool.install(|| analyze_screened(&rule_sets, cards, &screen, &tick))?;
+        (analyses, Vec::new())
+    };
     bar.finish_and_clear();
     let detail = if args.summaries_only {
         report::Detail::Summaries
@@ -72,13 +101,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         0
     };
     let _reports = prime_solve::engine::Budget::process().charge(held.saturating_add(text))?;
-    let files = pool.install(|| report::render(&analyses, args.style.style(args.ascii), detail));
+    let files =
+        pool.install(|| report::render(&analyses, &not_done, args.style.style(args.ascii), detail));
     write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {
         Format::Json => {
             let folder = args.out.display().to_string();
             serde_json::to_string_pretty(&json::analyses(
                 &analyses,
+                &not_done,
                 args.style.style(args.ascii),
                 files.len(),
                 &folder,
@@ -89,6 +120,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             for a in &analyses {
                 out.push_str(&answer_line(a));
                 out.push('\n');
+            }
+            for n in &not_done {
+                out.push_str(&format!("{}: not done: {}\n", n.folder(), n.why));
             }
             out.push_str(&format!(
                 "reports: {} in {}\n",

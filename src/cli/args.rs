@@ -417,6 +417,12 @@ pub struct AnalyzeArgs {
     /// of tens of thousands of primes per hand.
     #[arg(long)]
     pub count_every_prime: bool,
+    /// Go on past rule sets whose search does not fit the memory limit:
+    /// they are listed as not done (in the index, and on stdout) and the
+    /// others are written. The searches then run one after another, each
+    /// with the whole limit, so the same ones are skipped on every run.
+    #[arg(long)]
+    pub skip_refused: bool,
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub cards: u8,

@@ -3,18 +3,23 @@
 
 use std::fmt::Write as _;
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, NotDone};
 use crate::rules::{Faces, Rules};
 use crate::words::{number, plural};
 
-pub fn render(analyses: &[Analysis]) -> String {
+/// The index of `analyses`, with the rule sets `not_done` and why.
+pub fn render(analyses: &[Analysis], not_done: &[NotDone]) -> String {
     let mut out = String::new();
-    let _ = write_index(analyses, &mut out);
+    let _ = write_index(analyses, not_done, &mut out);
     out
 }
 
-fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
-    let cards = analyses.first().map_or(3, |a| a.cards);
+fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) -> std::fmt::Result {
+    let cards = analyses
+        .first()
+        .map(|a| a.cards)
+        .or_else(|| not_done.first().map(|n| n.cards))
+        .unwrap_or(3);
     writeln!(out, "# Prime Time: can every hand make a prime?")?;
     writeln!(out)?;
     if cards == 3 {
@@ -43,6 +48,18 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
         }
     }
     writeln!(out, "- {}", failing_sets(analyses))?;
+    if !not_done.is_empty() {
+        writeln!(
+            out,
+            "- {} not done: {} not fit in memory (listed at the end).",
+            plural(not_done.len(), "rule set was", "rule sets were"),
+            if not_done.len() == 1 {
+                "it does"
+            } else {
+                "they do"
+            }
+        )?;
+    }
     writeln!(out)?;
     writeln!(
         out,
@@ -93,6 +110,27 @@ fn write_index(analyses: &[Analysis], out: &mut String) -> std::fmt::Result {
             "‡ {} The failing hands are exact all the same.",
             screen_note(screen)
         )?;
+    }
+    if !not_done.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "## Not done")?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} did not fit the memory the run could use (`--memory-limit`, by default \
+             half the machine's memory):",
+            if not_done.len() == 1 {
+                "This rule set".to_string()
+            } else {
+                format!("These {} rule sets", number(not_done.len()))
+            }
+        )?;
+        writeln!(out)?;
+        writeln!(out, "| rule set | why |")?;
+        writeln!(out, "|---|---|")?;
+        for n in not_done {
+            writeln!(out, "| {} | {} |", n.folder(), n.why)?;
+        }
     }
     writeln!(out)?;
     writeln!(out, "## Other reports")?;

@@ -8,7 +8,7 @@
 
 use serde_json::{Value as Json, json};
 
-use crate::analysis::{Analysis, Witnessed};
+use crate::analysis::{Analysis, NotDone, Witnessed};
 use crate::arith::Value;
 use crate::expr::Style;
 use crate::game::sim::{Simulation, Spread, Summary, wilson};
@@ -112,12 +112,26 @@ pub fn analysis(a: &Analysis, style: Style) -> Json {
     })
 }
 
-/// `analyze --format json`: every rule set of the run, and where the
-/// reports went.
-pub fn analyses(analyses: &[Analysis], style: Style, files: usize, folder: &str) -> Json {
+/// `analyze --format json`: every rule set of the run, those not done and
+/// why, and where the reports went.
+pub fn analyses(
+    analyses: &[Analysis],
+    not_done: &[NotDone],
+    style: Style,
+    files: usize,
+    folder: &str,
+) -> Json {
     json!({
         "schema": SCHEMA,
         "rule_sets": analyses.iter().map(|a| analysis(a, style)).collect::<Vec<_>>(),
+        "not_done": not_done
+            .iter()
+            .map(|n| json!({
+                "rule_set": n.folder(),
+                "rules": rules(&n.rules),
+                "reason": n.why.to_string(),
+            }))
+            .collect::<Vec<_>>(),
         "reports": { "files": files, "folder": folder },
     })
 }

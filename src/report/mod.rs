@@ -16,7 +16,7 @@ mod write;
 
 use std::path::PathBuf;
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, NotDone};
 use crate::expr::Style;
 
 pub use write::{Abandoned, abandon, write_file, write_files};
@@ -50,9 +50,15 @@ pub enum Detail {
 }
 
 /// Every report for these analyses: a folder each (`hands.csv`,
-/// `summary.md`, plots, or as `detail` says) and the index `README.md`,
-/// witnesses printed in `style`.
-pub fn render(analyses: &[Analysis], style: Style, detail: Detail) -> Vec<File> {
+/// `summary.md`, plots, or as `detail` says) and the index `README.md`
+/// (which also lists the rule sets `not_done`), witnesses printed in
+/// `style`.
+pub fn render(
+    analyses: &[Analysis],
+    not_done: &[NotDone],
+    style: Style,
+    detail: Detail,
+) -> Vec<File> {
     let mut files = Vec::new();
     for a in analyses {
         let folder = PathBuf::from(a.folder());
@@ -74,7 +80,7 @@ pub fn render(analyses: &[Analysis], style: Style, detail: Detail) -> Vec<File> 
             }
         }
     }
-    files.push(File::new("README.md", index::render(analyses)));
+    files.push(File::new("README.md", index::render(analyses, not_done)));
     files
 }
 
