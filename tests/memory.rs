@@ -192,3 +192,28 @@ fn a_small_budget_is_an_error_not_an_abort() {
         assert_eq!(solver.budget().used(), 0);
     }
 }
+
+#[test]
+fn a_query_searched_for_its_primes_alone_is_refused_in_advance() {
+    // Six cards under T ! √ build the full tables of their four-card
+    // sub-hands (about 115 MiB here): projected from the smaller ones
+    // before they are built, not refused by the charges halfway.
+    fails_with(
+        prime_solve().args([
+            "query",
+            "3",
+            "5",
+            "7",
+            "9",
+            "11",
+            "13",
+            "--faces",
+            "rank",
+            "--functions",
+            "tri,fact,sqrt",
+            "--memory-limit",
+            "64M",
+        ]),
+        "the search would need about",
+    );
+}

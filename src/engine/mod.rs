@@ -393,19 +393,7 @@ impl Solver {
         let subs = hand.proper_sub_hands();
         let mut plan = layers(&missing);
         plan.push((hand.len(), 1));
-        let mut step = 0;
-        for (i, &h) in missing.iter().enumerate() {
-            if i == 0 || missing[i - 1].len() < h.len() {
-                self.foresee(&plan[step..], |k| {
-                    mean_len(subs.iter().filter(|s| s.len() == k), |s| {
-                        self.shared.get(s).or_else(|| local.get(s))
-                    })
-                })?;
-                step += 1;
-            }
-            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
-            local.insert(h, table);
-        }
+        let step = self.build_missing(&build, &subs, &missing, &plan, &mut local)?;
         let get = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
         self.foresee(&plan[step..], |k| {
             mean_len(subs.iter().filter(|s| s.len() == k), |&s| Some(get(s)))
@@ -445,6 +433,35 @@ impl Solver {
         })
     }
 
+    /// Builds the full tables of `missing` (sub-hands of a hand whose
+    /// proper sub-hands are `subs`, sorted by size) into `local`, and
+    /// before each size projects what the sizes of `plan` (`layers` of
+    /// `missing` and what follows) still need ([`Solver::foresee`]).
+    /// Returns how many steps of `plan` were projected.
+    fn build_missing(
+        &self,
+        build: &Build<'_>,
+        subs: &[Hand],
+        missing: &[Hand],
+        plan: &[(usize, usize)],
+        local: &mut FxHashMap<Hand, Table>,
+    ) -> Result<usize, SolveError> {
+        let mut step = 0;
+        for (i, &h) in missing.iter().enumerate() {
+            if i == 0 || missing[i - 1].len() < h.len() {
+                self.foresee(&plan[step..], |k| {
+                    mean_len(subs.iter().filter(|s| s.len() == k), |s| {
+                        self.shared.get(s).or_else(|| local.get(s))
+                    })
+                })?;
+                step += 1;
+            }
+            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
+            local.insert(h, table);
+        }
+        Ok(step)
+    }
+
     /// The restricted search ([`targets`]): full tables for the sub-hands
     /// of at most k − 2 cards, restricted ones for those of k − 1, and the
     /// top searched for the primes alone.
@@ -463,10 +480,9 @@ impl Solver {
             .collect();
         missing.sort_unstable_by_key(|h| h.len());
         let build = self.build();
-        for h in missing {
-            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
-            local.insert(h, table);
-        }
+        // Projected as in `solve_with`, over the full tables alone: the
+        // restricted ones and the top are a small part of the whole.
+        self.build_missing(&build, &subs, &missing, &layers(&missing), &mut local)?;
         for &x in subs.iter().filter(|s| s.len() + 1 == k) {
             if self.shared.contains_key(&x)
                 || self.restricted.contains_key(&x)
