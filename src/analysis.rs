@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::arith::Value;
 use crate::deck::{Dealt, deal};
-use crate::engine::{Solution, Solver};
+use crate::engine::{Charge, Solution, Solver};
 use crate::error::SolveError;
 use crate::expr::{Expr, Style};
 use crate::hand::Hand;
@@ -86,8 +86,10 @@ pub struct HandResult {
     /// `None` as `highest`.
     pub simplest: Option<Witnessed>,
     /// Operations beyond the bound, summed over the hand's sub-hands;
-    /// `None` where the sweep did not count them (hands of five cards or
-    /// more, see [`Solver::without_pruned_counts`]).
+    /// `None` where the sweep did not count them (see
+    /// [`Solver::without_pruned_counts`]), and for every hand of five cards
+    /// or more under a ceiling, so that a rule set reads the same whatever
+    /// search it shared.
     pub pruned: Option<u64>,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
@@ -145,10 +147,48 @@ impl NotDone {
     pub fn folder(&self) -> String {
         folder(&self.rules, self.cards)
     }
+
+    /// Why, in words that are the same on every run that refuses it: the
+    /// projected need, or only the limit where the charges of a parallel
+    /// build passed it (by how much depends on the threads' timing).
+    ///
+    /// ```
+    /// use prime_solve::Rules;
+    /// use prime_solve::analysis::NotDone;
+    /// use prime_solve::error::SolveError;
+    ///
+    /// let why = SolveError::Memory { needed: 3 << 30, limit: 1 << 30, estimated: true };
+    /// let n = NotDone { rules: Rules::default(), cards: 6, why };
+    /// assert_eq!(n.reason(), "not enough memory: it would need about 3.0 GiB, more than the limit of 1.0 GiB");
+    /// ```
+    pub fn reason(&self) -> String {
+        use crate::engine::Bytes;
+        match &self.why {
+            SolveError::Memory {
+                needed,
+                limit,
+                estimated: true,
+            } => format!(
+                "not enough memory: it would need about {}, more than the limit of {}",
+                Bytes(*needed),
+                Bytes(*limit)
+            ),
+            SolveError::Memory { limit, .. } => format!(
+                "not enough memory: its tables passed the limit of {} as they were built",
+                Bytes(*limit)
+            ),
+            SolveError::Refused { limit, .. } => format!(
+                "not enough memory: the machine refused it below the limit of {}",
+                Bytes(*limit)
+            ),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// Where a sweep of `cards`-card hands under `rules` stops listing primes:
-/// from five cards on, under any prime with functions (`None` otherwise).
+/// from five cards on, under any prime with functions and a value bound
+/// above [`SCREEN_ABOVE_BOUND`] (`None` otherwise).
 ///
 /// There a hand makes thousands of primes (tens of thousands with n! and
 /// √n), most of them in the millions and beyond: counting them takes up to
@@ -165,11 +205,19 @@ impl NotDone {
 /// assert_eq!(screen(&any, 5), Some(97));
 /// assert_eq!(screen(&any, 4), None);
 /// assert_eq!(screen(&Rules { max_prime: None, ..Rules::default() }, 6), None);
+/// assert_eq!(screen(&Rules { max_value: 1000, ..any }, 5), None);
 /// ```
 pub fn screen(rules: &Rules, cards: usize) -> Option<u64> {
-    (cards > COUNTED_UP_TO && rules.max_prime.is_none() && !rules.functions.is_empty())
+    (cards > COUNTED_UP_TO
+        && rules.max_prime.is_none()
+        && !rules.functions.is_empty()
+        && rules.max_value > SCREEN_ABOVE_BOUND)
         .then_some(crate::rules::DEFAULT_MAX_PRIME)
 }
+
+/// Under a value bound up to this, every prime is counted: there are at
+/// most 78,498 of them, and few values to test.
+pub const SCREEN_ABOVE_BOUND: u64 = 1_000_000;
 
 /// Solves every hand the pack deals; `tick` is called once per hand solved
 /// (from any thread) with the rule set it was solved under, for progress.
@@ -233,26 +281,33 @@ pub fn analyze_screened(
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let groups = groups(rule_sets, screen);
+    // Each group's results stay charged until every group is done.
     let solved = groups
         .par_iter()
         .map(|(search, members)| analyze_group(*search, members, cards, tick))
-        .collect::<Result<Vec<Vec<Analysis>>, SolveError>>()?;
+        .collect::<Result<Vec<(Vec<Analysis>, Charge)>, SolveError>>()?;
     let mut ordered: Vec<(usize, Analysis)> = groups
         .iter()
         .zip(solved)
-        .flat_map(|((_, members), analyses)| members.iter().map(|m| m.index).zip(analyses))
+        .flat_map(|((_, members), (analyses, _held))| members.iter().map(|m| m.index).zip(analyses))
         .collect();
     ordered.sort_by_key(|&(i, _)| i);
     Ok(ordered.into_iter().map(|(_, a)| a).collect())
 }
 
-/// As [`analyze_screened`], but a rule set that cannot be done (its search
-/// does not fit the memory budget) does not stop the others: each rule
-/// set's analysis or why there is none, in their order.
+/// As [`analyze_screened`], but a rule set whose search does not fit the
+/// memory budget does not stop the others: each rule set's analysis or the
+/// refusal, in their order.
 ///
-/// The searches run one after another, each with the whole budget to
-/// itself (the hands of each in parallel), so whether one fits does not
-/// depend on what runs beside it.
+/// The searches run one after another, each with what the results before
+/// it leave of the budget (the hands of each in parallel), so whether one
+/// fits does not depend on what runs beside it. A refused search shared by
+/// rule sets of different ceilings is tried again for each ceiling, so
+/// that a rule set with the ceiling is not lost to its partner with any
+/// prime.
+///
+/// # Errors
+/// Any error but a refusal for memory ([`SolveError::is_memory`]).
 ///
 /// # Panics
 /// Never: every prime found has a witness.
@@ -261,25 +316,52 @@ pub fn analyze_each(
     cards: usize,
     screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
     tick: &(dyn Fn(&Rules) + Sync),
-) -> Vec<Result<Analysis, SolveError>> {
+) -> Result<Vec<Result<Analysis, SolveError>>, SolveError> {
     let mut out: Vec<Option<Result<Analysis, SolveError>>> = vec![None; rule_sets.len()];
-    for (search, members) in groups(rule_sets, screen) {
+    // The results, charged until the sweep ends.
+    let mut held = Charge::default();
+    let mut queue = groups(rule_sets, screen);
+    queue.reverse();
+    while let Some((search, members)) = queue.pop() {
         match analyze_group(search, &members, cards, tick) {
-            Ok(analyses) => {
+            Ok((analyses, charge)) => {
+                held.absorb(charge);
                 for (m, a) in members.iter().zip(analyses) {
                     out[m.index] = Some(Ok(a));
                 }
             }
-            Err(e) => {
+            Err(e) if e.is_memory() => {
+                let ceiling = |m: &Member| m.screen.or(m.rules.max_prime);
+                let mut split: Vec<(Rules, Vec<Member>)> = Vec::new();
                 for m in &members {
-                    out[m.index] = Some(Err(e.clone()));
+                    match split.iter_mut().find(|(r, _)| r.max_prime == ceiling(m)) {
+                        Some((_, part)) => part.push(*m),
+                        None => split.push((
+                            Rules {
+                                max_prime: ceiling(m),
+                                ..search
+                            },
+                            vec![*m],
+                        )),
+                    }
+                }
+                if split.len() > 1 {
+                    // Lowest ceiling first: the likeliest to fit.
+                    split.sort_by_key(|(r, _)| std::cmp::Reverse(r.max_prime.unwrap_or(u64::MAX)));
+                    queue.extend(split);
+                } else {
+                    for m in &members {
+                        out[m.index] = Some(Err(e.clone()));
+                    }
                 }
             }
+            Err(e) => return Err(e),
         }
     }
-    out.into_iter()
+    Ok(out
+        .into_iter()
         .map(|r| r.expect("every rule set is in one group"))
-        .collect()
+        .collect())
 }
 
 /// The rule sets grouped by the search they share: those that differ only
@@ -336,7 +418,7 @@ fn analyze_group(
     members: &[Member],
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
-) -> Result<Vec<Analysis>, SolveError> {
+) -> Result<(Vec<Analysis>, Charge), SolveError> {
     let mut faces: Vec<crate::rules::Faces> = members.iter().map(|m| m.rules.faces).collect();
     faces.sort_by_key(|f| crate::rules::Faces::ALL.iter().position(|g| g == f));
     faces.dedup();
@@ -368,7 +450,7 @@ fn analyze_group(
     let mut per_hand: Vec<Vec<Option<HandResult>>> = Vec::with_capacity(hands.len());
     // The results are charged as they pile up, so that a sweep whose lists
     // of primes outgrow the budget is refused rather than aborted.
-    let mut held = crate::engine::Charge::default();
+    let mut held = Charge::default();
     for part in hands.chunks(chunk) {
         solver.prepare(part)?;
         let results = solve_part(&solver, part, members, &of, tick)?;
@@ -384,7 +466,7 @@ fn analyze_group(
             solver.release(cards - 1);
         }
     }
-    Ok(members
+    let analyses = members
         .iter()
         .enumerate()
         .map(|(i, m)| Analysis {
@@ -394,7 +476,8 @@ fn analyze_group(
             screen: m.screen,
             hands: per_hand.iter().filter_map(|r| r[i].clone()).collect(),
         })
-        .collect())
+        .collect();
+    Ok((analyses, held))
 }
 
 /// The largest hands whose operations beyond the bound a sweep counts.
@@ -452,6 +535,13 @@ fn solve(
     }
     let solution = solver.solve_primes(hand)?;
     let found = solution.primes();
+    // From five cards on, a rule set with a ceiling does not report them,
+    // whichever search its group shares (`HandResult::pruned`).
+    let pruned = |m: &Member| {
+        solution
+            .pruned()
+            .filter(|_| hand.len() <= COUNTED_UP_TO || m.rules.max_prime.is_none())
+    };
     // Every value the hand makes, searched at most once: for a hand that
     // fails, and for one that makes at most one prime below a screen.
     let mut full: Option<Solution<'_>> = None;
@@ -472,7 +562,7 @@ fn solve(
                 beyond: None,
                 highest: None,
                 simplest: None,
-                pruned: solution.pruned(),
+                pruned: pruned(&m),
                 values: Vec::new(),
             });
             continue;
@@ -506,7 +596,7 @@ fn solve(
             beyond: Some(every.len() - listed.len()),
             highest: every.last().map(|&p| witnessed(from, p)),
             simplest: from.quickest(&every).map(|p| witnessed(from, p)),
-            pruned: solution.pruned(),
+            pruned: pruned(&m),
             primes: listed,
             values,
         });

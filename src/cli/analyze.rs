@@ -7,7 +7,6 @@ use prime_solve::analysis::{
     Analysis, NotDone, all_rule_sets, analyze_each, analyze_screened, screen,
 };
 use prime_solve::deck::deal;
-use prime_solve::error::SolveError;
 use prime_solve::report::{self, json, write_files};
 use prime_solve::words::plural;
 
@@ -58,21 +57,17 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         }
     };
     let (analyses, not_done) = if args.skip_refused {
-        let each = pool.install(|| analyze_each(&rule_sets, cards, &screen, &tick));
+        let each = pool.install(|| analyze_each(&rule_sets, cards, &screen, &tick))?;
         let mut analyses = Vec::new();
         let mut not_done = Vec::new();
         for (rules, result) in rule_sets.iter().zip(each) {
             match result {
                 Ok(a) => analyses.push(a),
-                // Only a refusal for memory is skipped; anything else stops the run.
-                Err(why @ (SolveError::Memory { .. } | SolveError::Refused { .. })) => {
-                    not_done.push(NotDone {
-                        rules: *rules,
-                        cards,
-                        why,
-                    });
-                }
-                Err(e) => return Err(e.into()),
+                Err(why) => not_done.push(NotDone {
+                    rules: *rules,
+                    cards,
+                    why,
+                }),
             }
         }
         if analyses.is_empty()
@@ -122,7 +117,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
                 out.push('\n');
             }
             for n in &not_done {
-                out.push_str(&format!("{}: not done: {}\n", n.folder(), n.why));
+                out.push_str(&format!("{}: not done: {}\n", n.folder(), n.reason()));
             }
             out.push_str(&format!(
                 "reports: {} in {}\n",

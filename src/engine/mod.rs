@@ -698,3 +698,10 @@ pub enum SolveError {
     )]
     Refused { needed: u64, limit: u64 },
 }
+
+impl SolveError {
+    /// Whether this is a refusal for memory (by the budget or the machine).
+    pub fn is_memory(&self) -> bool {
+        matches!(self, SolveError::Memory { .. } | SolveError::Refused { .. })
+    }
+}

@@ -108,7 +108,7 @@ fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) ->
         writeln!(
             out,
             "‡ {} The failing hands are exact all the same.",
-            screen_note(screen)
+            screen_note(screen, cards)
         )?;
     }
     if !not_done.is_empty() {
@@ -129,7 +129,7 @@ fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) ->
         writeln!(out, "| rule set | why |")?;
         writeln!(out, "|---|---|")?;
         for n in not_done {
-            writeln!(out, "| {} | {} |", n.folder(), n.why)?;
+            writeln!(out, "| {} | {} |", n.folder(), n.reason())?;
         }
     }
     writeln!(out)?;
@@ -228,13 +228,15 @@ fn answer(a: &Analysis) -> String {
     }
 }
 
-/// Why a screened census does not count every prime, in words.
-pub(crate) fn screen_note(screen: u64) -> String {
+/// Why a screened census of `cards`-card hands does not count every prime,
+/// in words.
+pub(crate) fn screen_note(screen: u64, cards: usize) -> String {
     format!(
-        "With any prime and functions, a hand of five or more cards makes thousands of \
-         primes (tens of thousands with n! and √n), most of them in the millions and beyond, \
-         far past anything called at the table; counting them all takes up to hours per rule \
-         set (`analyze --count-every-prime` does). This census lists each hand's primes up to \
-         {screen}, and searches in full the hands that make at most one of them."
+        "With any prime and functions, a hand of {} cards makes thousands of primes (tens \
+         of thousands with n! and √n), most of them in the millions and beyond, far past \
+         anything called at the table; counting them all takes up to hours per rule set \
+         (`analyze --count-every-prime` does). This census lists each hand's primes up to \
+         {screen}, and searches in full the hands that make at most one of them.",
+        number(cards)
     )
 }

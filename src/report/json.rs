@@ -102,6 +102,7 @@ pub fn analysis(a: &Analysis, style: Style) -> Json {
         "deals": a.total_deals,
         "failing": failing,
         "failing_probability": ratio(a.failing_probability()),
+        "counted": a.counted(),
         "mean_primes": a.mean_primes().map_or(Json::Null, ratio),
         "screen": a.screen,
         "highest": highest.map(|(h, c)| {
@@ -129,7 +130,7 @@ pub fn analyses(
             .map(|n| json!({
                 "rule_set": n.folder(),
                 "rules": rules(&n.rules),
-                "reason": n.why.to_string(),
+                "reason": n.reason(),
             }))
             .collect::<Vec<_>>(),
         "reports": { "files": files, "folder": folder },

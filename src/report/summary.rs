@@ -106,7 +106,7 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
             writeln!(
                 out,
                 "Not counted. {}",
-                index::screen_note(a.screen.unwrap_or(DEFAULT_MAX_PRIME))
+                index::screen_note(a.screen.unwrap_or(DEFAULT_MAX_PRIME), a.cards)
             )?;
             writeln!(out)?;
         }
@@ -114,8 +114,8 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
 
     writeln!(out, "## How likely each prime is")?;
     writeln!(out)?;
-    // Up to the rule set's ceiling; without one, up to the rules' own 97.
-    let upto = a.rules.max_prime.unwrap_or(DEFAULT_MAX_PRIME);
+    // Up to the screen or the ceiling; without either, up to the rules' own 97.
+    let upto = a.screen.or(a.rules.max_prime).unwrap_or(DEFAULT_MAX_PRIME);
     writeln!(
         out,
         "The chance that a deal can make each prime up to {upto}."
