@@ -302,9 +302,9 @@ pub fn analyze_screened(
 /// The searches run one after another, each with what the results before
 /// it leave of the budget (the hands of each in parallel), so whether one
 /// fits does not depend on what runs beside it. A refused search shared by
-/// rule sets of different ceilings is tried again for each ceiling, so
+/// rule sets of different ceilings or faces is tried again for each, so
 /// that a rule set with the ceiling is not lost to its partner with any
-/// prime.
+/// prime, nor face cards counting 5 to J Q K counting 11 12 13.
 ///
 /// # Errors
 /// Any error but a refusal for memory ([`SolveError::is_memory`]).
@@ -331,23 +331,27 @@ pub fn analyze_each(
                 }
             }
             Err(e) if e.is_memory() => {
-                let ceiling = |m: &Member| m.screen.or(m.rules.max_prime);
+                // Each ceiling and faces on its own: the lower ceilings and
+                // the faces whose cards stop at 10 may fit where all did not.
+                let alone = |m: &Member| Rules {
+                    max_prime: m.screen.or(m.rules.max_prime),
+                    faces: m.rules.faces,
+                    ..search
+                };
                 let mut split: Vec<(Rules, Vec<Member>)> = Vec::new();
                 for m in &members {
-                    match split.iter_mut().find(|(r, _)| r.max_prime == ceiling(m)) {
+                    match split.iter_mut().find(|(r, _)| *r == alone(m)) {
                         Some((_, part)) => part.push(*m),
-                        None => split.push((
-                            Rules {
-                                max_prime: ceiling(m),
-                                ..search
-                            },
-                            vec![*m],
-                        )),
+                        None => split.push((alone(m), vec![*m])),
                     }
                 }
                 if split.len() > 1 {
-                    // Lowest ceiling first: the likeliest to fit.
-                    split.sort_by_key(|(r, _)| std::cmp::Reverse(r.max_prime.unwrap_or(u64::MAX)));
+                    // Popped in order: the lowest ceiling first, then by faces.
+                    let order = |r: &Rules| {
+                        let faces = crate::rules::Faces::ALL.iter().position(|&f| f == r.faces);
+                        (r.max_prime.unwrap_or(u64::MAX), faces)
+                    };
+                    split.sort_by_key(|(r, _)| std::cmp::Reverse(order(r)));
                     queue.extend(split);
                 } else {
                     for m in &members {

@@ -199,21 +199,10 @@ fn a_query_searched_for_its_primes_alone_is_refused_in_advance() {
     // sub-hands (about 115 MiB here): projected from the smaller ones
     // before they are built, not refused by the charges halfway.
     fails_with(
-        prime_solve().args([
-            "query",
-            "3",
-            "5",
-            "7",
-            "9",
-            "11",
-            "13",
-            "--faces",
-            "rank",
-            "--functions",
-            "tri,fact,sqrt",
-            "--memory-limit",
-            "64M",
-        ]),
+        prime_solve().args(
+            "query 3 5 7 9 11 13 --faces rank --functions tri,fact,sqrt --memory-limit 64M"
+                .split(' '),
+        ),
         "the search would need about",
     );
 }

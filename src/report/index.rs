@@ -181,6 +181,12 @@ fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) ->
     )?;
     writeln!(
         out,
+        "- [Five cards](cards-5/README.md) and [six cards](cards-6/README.md): the same for five \
+         and six players (`--cards 5`; `--cards 6 --skip-refused`, where 20 rule sets with \
+         T ! √ do not fit 12 GiB)."
+    )?;
+    writeln!(
+        out,
         "- The rules and every decision the tool makes: `docs/rules.md` in the repository."
     )?;
     Ok(())
