@@ -398,8 +398,13 @@ impl Build<'_> {
             for (k, split) in splits(hand).into_iter().enumerate() {
                 let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
                 let side = |sub: u8, layer| Side { sub, layer };
-                let (x, y) = (side(split.xs, tx), side(split.ys, ty));
-                self.search_split(k + 1, split.same, &x, &y, below, &mut found)?;
+                let at = At {
+                    k: k + 1,
+                    x: side(split.xs, tx),
+                    y: side(split.ys, ty),
+                    targets: below,
+                };
+                self.search_split(&at, split.same, &mut found)?;
             }
         }
         // Level 0, ascending: what level 1 applies functions to.
@@ -459,14 +464,11 @@ impl Build<'_> {
     /// in the longer one the partners each target needs.
     fn search_split(
         &self,
-        k: usize,
+        at: &At<'_>,
         same: bool,
-        x: &Side<'_>,
-        y: &Side<'_>,
-        targets: &Targets,
         found: &mut Found<'_>,
     ) -> Result<(), SolveError> {
-        let (nx, ny) = (x.layer.values.len(), y.layer.values.len());
+        let (nx, ny) = (at.x.layer.values.len(), at.y.layer.values.len());
         let (short, long) = (nx.min(ny), nx.max(ny));
         let steps = (usize::BITS - long.leading_zeros()) as usize + 1;
         // A walk looks up, for each value of the shorter side and each
@@ -474,21 +476,19 @@ impl Build<'_> {
         // the range holds more): a few binary searches per value.
         let walk_cost = short.saturating_mul(steps).saturating_mul(4);
         if same || nx.saturating_mul(ny) <= walk_cost {
-            self.search_pairs(k, same, x, y, targets, found)
+            self.search_pairs(at, same, found)
         } else {
-            self.search_walk(k, x, y, targets, found)
+            self.search_walk(at, found)
         }
     }
 
     fn search_pairs(
         &self,
-        k: usize,
+        at: &At<'_>,
         same: bool,
-        x: &Side<'_>,
-        y: &Side<'_>,
-        targets: &Targets,
         found: &mut Found<'_>,
     ) -> Result<(), SolveError> {
+        let (x, y, targets) = (&at.x, &at.y, at.targets);
         let (lo, hi) = (targets.lo, targets.hi);
         if lo > hi {
             return Ok(());
@@ -501,9 +501,8 @@ impl Build<'_> {
         } else {
             lo.unsigned_abs().min(hi.unsigned_abs())
         };
-        let mut offer = |i: usize, j: usize, op: BinOp, swap: bool| {
-            self.try_pair(k, x, y, (i, j), op, swap, targets, found)
-        };
+        let mut offer =
+            |i: usize, j: usize, op: BinOp, swap: bool| self.try_pair(at, (i, j), op, swap, found);
         // Whether `l ÷ r` can be exact and in range, by sizes alone.
         let may_divide = |l: Value, r: Value| {
             let (l, r) = (l.unsigned_abs(), r.unsigned_abs());
@@ -560,14 +559,8 @@ impl Build<'_> {
     }
 
     /// For splits of two different sub-hands.
-    fn search_walk(
-        &self,
-        k: usize,
-        x: &Side<'_>,
-        y: &Side<'_>,
-        targets: &Targets,
-        found: &mut Found<'_>,
-    ) -> Result<(), SolveError> {
+    fn search_walk(&self, at: &At<'_>, found: &mut Found<'_>) -> Result<(), SolveError> {
+        let (x, y, targets) = (&at.x, &at.y, at.targets);
         let walk_x = x.layer.values.len() <= y.layer.values.len();
         let (walked, other) = if walk_x { (x, y) } else { (y, x) };
         let mut partner_values: Vec<Value> = Vec::new();
@@ -592,9 +585,7 @@ impl Build<'_> {
                         let to = values.partition_point(|&v| v <= phi);
                         if to.saturating_sub(from) <= targets.len() {
                             indexes.extend(from..to.max(from));
-                            self.offer_walked(
-                                k, op, swap, walk_x, w, &indexes, x, y, targets, found,
-                            )?;
+                            self.offer_walked(at, (op, swap), walk_x, w, &indexes, found)?;
                             continue;
                         }
                     }
@@ -613,7 +604,7 @@ impl Build<'_> {
                     }
                     indexes.sort_unstable();
                     indexes.dedup();
-                    self.offer_walked(k, op, swap, walk_x, w, &indexes, x, y, targets, found)?;
+                    self.offer_walked(at, (op, swap), walk_x, w, &indexes, found)?;
                 }
             }
         }
@@ -622,23 +613,18 @@ impl Build<'_> {
 
     /// Offers `x op y` (`swap`: `y op x`) for the walked value at `w` and
     /// each partner at `partners` that makes a target.
-    #[allow(clippy::too_many_arguments, reason = "the walk's state, passed down")]
     fn offer_walked(
         &self,
-        k: usize,
-        op: BinOp,
-        swap: bool,
+        at: &At<'_>,
+        (op, swap): (BinOp, bool),
         walk_x: bool,
         w: usize,
         partners: &[usize],
-        x: &Side<'_>,
-        y: &Side<'_>,
-        targets: &Targets,
         found: &mut Found<'_>,
     ) -> Result<(), SolveError> {
         for &o in partners {
             let ij = if walk_x { (w, o) } else { (o, w) };
-            self.try_pair(k, x, y, ij, op, swap, targets, found)?;
+            self.try_pair(at, ij, op, swap, found)?;
         }
         Ok(())
     }
@@ -646,18 +632,15 @@ impl Build<'_> {
     /// Offers `x op y` (`swap`: `y op x`) for the values at `(i, j)` of
     /// split `k` if it makes a target: the one place every candidate of
     /// the restricted search is checked and ranked.
-    #[allow(clippy::too_many_arguments, reason = "one candidate, spelled out")]
     fn try_pair(
         &self,
-        k: usize,
-        x: &Side<'_>,
-        y: &Side<'_>,
+        at: &At<'_>,
         (i, j): (usize, usize),
         op: BinOp,
         swap: bool,
-        targets: &Targets,
         found: &mut Found<'_>,
     ) -> Result<(), SolveError> {
+        let (k, x, y, targets) = (at.k, &at.x, &at.y, at.targets);
         let (a, b) = (x.layer.values[i], y.layer.values[j]);
         let (l, r) = if swap { (b, a) } else { (a, b) };
         if let Eval::Exact(v) = op.apply(l, r, self.bound)
@@ -714,6 +697,14 @@ fn floor_div(a: Value, b: Value) -> Value {
 /// ⌈a / b⌉ for b != 0.
 fn ceil_div(a: Value, b: Value) -> Value {
     -floor_div(-a, b)
+}
+
+/// One split searched for `targets`: its number `k` (from 1) and its sides.
+struct At<'a> {
+    k: usize,
+    x: Side<'a>,
+    y: Side<'a>,
+    targets: &'a Targets,
 }
 
 /// One side of a split: which sub-hand, and its merged layer.
