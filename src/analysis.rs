@@ -168,11 +168,12 @@ impl NotDone {
                 needed,
                 limit,
                 estimated: true,
-            } => format!(
-                "not enough memory: it would need about {}, more than the limit of {}",
-                Bytes(*needed),
-                Bytes(*limit)
-            ),
+            } => {
+                let (needed, limit) = crate::engine::apart(*needed, *limit);
+                format!(
+                    "not enough memory: it would need about {needed}, more than the limit of {limit}"
+                )
+            }
             SolveError::Memory { limit, .. } => format!(
                 "not enough memory: its tables passed the limit of {} as they were built",
                 Bytes(*limit)

@@ -139,7 +139,12 @@ impl Cost {
     /// A lower bound on the cost of `left op right`: no negatives, no
     /// parentheses of its own. Cheap enough to reject a candidate early.
     pub fn at_least(op: BinOp, left: Cost, right: Cost) -> u64 {
-        left.key() + right.key() + (1u64 << 40) + (u64::from(Self::binary_weight(op)) << 16)
+        Self::at_least_keys(op, left.key(), right.key())
+    }
+
+    /// [`Cost::at_least`] from the operands' keys.
+    pub fn at_least_keys(op: BinOp, left: u64, right: u64) -> u64 {
+        left + right + (1u64 << 40) + (u64::from(Self::binary_weight(op)) << 16)
     }
 
     /// The weight of each operator: + and − are the easiest calls.

@@ -509,6 +509,58 @@ fn restricted_search_agrees_with_the_full_search_on_five_and_six_cards() {
     }
 }
 
+/// From six cards on, the sub-hands two cards short keep only part of
+/// their tables (`TwoShort`): against the search that keeps their full
+/// tables (one restricted level, itself checked against the full search
+/// above), the same primes, witnesses and costs on samples of six-card
+/// hands under every combination, half of them prepared, powers included
+/// (1 ^ o = 1 takes any partner). T ! √ takes about 20 s for its full
+/// four-card tables; debug builds (CI's overflow pass) leave it out.
+#[test]
+fn two_restricted_levels_agree_with_one_on_six_cards() {
+    let all = all_hands(Faces::Rank, 6);
+    let sample = |step: usize| -> Vec<Hand> { all.iter().copied().step_by(step).collect() };
+    let sets = if cfg!(debug_assertions) {
+        vec![
+            (Functions::NONE, sample(6_001)),
+            (Functions::TRI, sample(9_001)),
+        ]
+    } else {
+        vec![
+            (Functions::NONE, sample(2_999)),
+            (Functions::TRI, sample(2_999)),
+            (Functions::ALL, sample(6_001)),
+        ]
+    };
+    for (functions, hands) in sets {
+        for powers in [false, true] {
+            for juxtapose in [false, true] {
+                let rules = Rules {
+                    faces: Faces::Rank,
+                    powers,
+                    juxtapose,
+                    functions,
+                    ..Rules::default()
+                };
+                let solver = || Solver::new(rules).unwrap().without_pruned_counts();
+                let (mut one, mut two) = (solver().with_one_restricted_level(), solver());
+                let (prepared, fresh) = hands.split_at(hands.len() / 2);
+                one.prepare(prepared).unwrap();
+                two.prepare(prepared).unwrap();
+                let name = rules.name();
+                for &h in prepared.iter().chain(fresh) {
+                    let (a, b) = (one.solve_primes(h).unwrap(), two.solve_primes(h).unwrap());
+                    assert_eq!(a.primes(), b.primes(), "{h} under {name}");
+                    for p in a.primes() {
+                        assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
+                        assert_eq!(a.cost(p), b.cost(p), "{h}: {p} under {name}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Every four-card hand under every combination (about 3 minutes).
 #[test]
 #[ignore = "minutes: cargo test --release --test engine -- --ignored"]

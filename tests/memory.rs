@@ -195,14 +195,14 @@ fn a_small_budget_is_an_error_not_an_abort() {
 
 #[test]
 fn a_query_searched_for_its_primes_alone_is_refused_in_advance() {
-    // Six cards under T ! √ build the full tables of their four-card
-    // sub-hands (about 115 MiB here): projected from the smaller ones
-    // before they are built, not refused by the charges halfway.
+    // Six cards under T ! √: the values their four-card sub-hands keep
+    // (about 55 MiB with their set) are counted and charged before the set
+    // is built, so a query refused for memory is refused before any table.
     fails_with(
         prime_solve().args(
-            "query 3 5 7 9 11 13 --faces rank --functions tri,fact,sqrt --memory-limit 64M"
+            "query 3 5 7 9 11 13 --faces rank --functions tri,fact,sqrt --memory-limit 32M"
                 .split(' '),
         ),
-        "the search would need about",
+        "not enough memory: the search asked for 55 MiB, more than the limit of 32 MiB",
     );
 }

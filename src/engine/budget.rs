@@ -247,12 +247,31 @@ impl fmt::Display for Bytes {
             return write!(f, "{} byte{}", self.0, if self.0 == 1 { "" } else { "s" });
         }
         let scaled = self.0 as f64 / (1u64 << (10 * unit)) as f64;
-        if scaled < 10.0 {
+        if let Some(decimals) = f.precision() {
+            write!(f, "{scaled:.decimals$} {}", UNITS[unit])
+        } else if scaled < 10.0 {
             write!(f, "{scaled:.1} {}", UNITS[unit])
         } else {
             write!(f, "{scaled:.0} {}", UNITS[unit])
         }
     }
+}
+
+/// Two sizes written with as few decimals as tell them apart (at most
+/// three more than [`Bytes`] writes), so that a refusal never reads
+/// "about 12 GiB, more than the limit of 12 GiB".
+pub fn apart(a: u64, b: u64) -> (String, String) {
+    let (mut x, mut y) = (Bytes(a).to_string(), Bytes(b).to_string());
+    for decimals in 1..=3 {
+        if x != y {
+            break;
+        }
+        (x, y) = (
+            format!("{:.decimals$}", Bytes(a)),
+            format!("{:.decimals$}", Bytes(b)),
+        );
+    }
+    (x, y)
 }
 
 /// Reads a size: a number of bytes with an optional unit K, M, G, T
@@ -375,6 +394,23 @@ mod tests {
         assert_eq!(Bytes(1).to_string(), "1 byte");
         assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
         assert_eq!(Bytes(12 << 30).to_string(), "12 GiB");
+        assert_eq!(format!("{:.2}", Bytes(12 << 30)), "12.00 GiB");
+    }
+
+    #[test]
+    fn sizes_apart_are_written_apart() {
+        let gib = 1u64 << 30;
+        // A need just past the limit reads past it.
+        let (need, limit) = apart(12 * gib + gib / 5, 12 * gib);
+        assert_eq!((need.as_str(), limit.as_str()), ("12.2 GiB", "12.0 GiB"));
+        let (need, limit) = apart(12 * gib + gib / 500, 12 * gib);
+        assert_eq!(
+            (need.as_str(), limit.as_str()),
+            ("12.002 GiB", "12.000 GiB")
+        );
+        // Sizes far apart keep the usual rounding.
+        let (need, limit) = apart(17 * gib, 12 * gib);
+        assert_eq!((need.as_str(), limit.as_str()), ("17 GiB", "12 GiB"));
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::rules::Rules;
 use crate::rules::RulesError;
-pub use budget::{Budget, Bytes, Charge, PER_THREAD, default_limit, parse_size};
+pub use budget::{Budget, Bytes, Charge, PER_THREAD, apart, default_limit, parse_size};
 pub use table::Table;
 use table::{Build, How, Layer};
 
@@ -44,8 +44,17 @@ pub struct Solver {
     /// Restricted tables ([`targets`]) of sub-hands one card short of the
     /// hands being solved, shared like `shared`.
     restricted: FxHashMap<Hand, Table>,
+    /// Restricted tables of sub-hands two cards short of hands of six
+    /// ([`targets::TwoShort`]).
+    restricted2: FxHashMap<Hand, Table>,
     /// What the restricted search looks for, when the rules allow it.
     search: Option<Arc<targets::Search>>,
+    /// What sub-hands two cards short keep of their tables, once worked
+    /// out.
+    two_short: std::sync::OnceLock<Arc<targets::TwoShort>>,
+    /// Whether sub-hands two cards short may get restricted tables
+    /// ([`Solver::with_one_restricted_level`]).
+    two_levels: bool,
     /// Whether solutions must count the operations beyond the bound
     /// ([`Solution::pruned`]); when not, or when the rules can prune none,
     /// [`Solver::solve_primes`] may use the restricted search.
@@ -85,7 +94,10 @@ impl Solver {
             functions: rules.function_list(),
             shared: FxHashMap::default(),
             restricted: FxHashMap::default(),
+            restricted2: FxHashMap::default(),
             search: None,
+            two_short: std::sync::OnceLock::new(),
+            two_levels: true,
             count_pruned: true,
             budget: Arc::clone(Budget::process()),
         };
@@ -107,10 +119,65 @@ impl Solver {
         }
     }
 
+    /// A solver whose restricted search ([`Solver::without_pruned_counts`])
+    /// restricts only the sub-hands one card short of a hand, keeping full
+    /// tables for those two cards short even from six cards on: the search
+    /// as it was before, for comparisons.
+    pub fn with_one_restricted_level(self) -> Solver {
+        Solver {
+            two_levels: false,
+            ..self
+        }
+    }
+
     /// Whether a hand of `cards` cards is solved by the restricted search
     /// when only its primes are wanted.
     fn restricts(&self, cards: usize) -> bool {
         self.search.is_some() && cards >= 3 && (!self.count_pruned || self.never_prunes())
+    }
+
+    /// How many sizes of sub-hands below a hand of `cards` cards get
+    /// restricted tables when only its primes are wanted: none without the
+    /// restricted search; from six cards on two (those one and two cards
+    /// short, [`targets::TwoShort`]); else one.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when what sub-hands two cards short keep
+    /// would pass the budget.
+    fn depth(&self, cards: usize) -> Result<usize, SolveError> {
+        let Some(search) = self.search.as_ref().filter(|_| self.restricts(cards)) else {
+            return Ok(0);
+        };
+        if cards < TWO_SHORT_FROM || !self.two_levels {
+            return Ok(1);
+        }
+        if self.two_short.get().is_none() {
+            let two = Arc::new(search.two_short(&self.build())?);
+            self.two_short.get_or_init(|| two);
+        }
+        Ok(2)
+    }
+
+    /// The table of `h` that hands of `top` cards solved at restricted
+    /// `depth` use ([`Solver::depth`]), `local` first: built and looked up
+    /// by this one function, so that a step's indexes always point into
+    /// the table they were taken from.
+    fn sub_table<'a>(
+        &'a self,
+        top: usize,
+        depth: usize,
+        local: &'a FxHashMap<Hand, Table>,
+        h: Hand,
+    ) -> &'a Table {
+        let restricted = match top - h.len() {
+            1 if depth >= 1 => self.restricted.get(&h),
+            2 if depth >= 2 => self.restricted2.get(&h),
+            _ => None,
+        };
+        local
+            .get(&h)
+            .or(restricted)
+            .unwrap_or_else(|| &self.shared[&h])
     }
 
     /// Whether no operation on at most six cards can leave the bound: no
@@ -215,28 +282,49 @@ impl Solver {
     /// [`SolveError::Memory`] when the tables would pass the budget.
     pub fn prepare(&mut self, hands: &[Hand]) -> Result<(), SolveError> {
         // With the restricted search, the sub-hands one card short of a
-        // hand get restricted tables, the smaller ones full tables.
-        let short = |h: &Hand, s: &Hand| self.restricts(h.len()) && s.len() + 1 == h.len();
+        // hand (and from six cards on two) get restricted tables, the
+        // smaller ones full tables.
+        let Some(top) = hands.iter().map(|h| h.len()).max() else {
+            return Ok(());
+        };
+        if hands.iter().any(|h| h.len() != top) {
+            // One size at a time: restricted tables depend on the top's.
+            let mut sizes: Vec<usize> = hands.iter().map(|h| h.len()).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            for size in sizes {
+                let some: Vec<Hand> = hands.iter().copied().filter(|h| h.len() == size).collect();
+                self.prepare(&some)?;
+            }
+            return Ok(());
+        }
+        let depth = self.depth(top)?;
+        let short = |s: &Hand| top - s.len() <= depth;
+        let subs = |n: usize| {
+            let mut subs: Vec<Hand> = hands
+                .iter()
+                .flat_map(|h| h.proper_sub_hands())
+                .filter(|s| top - s.len() == n)
+                .collect();
+            subs.sort_unstable();
+            subs.dedup();
+            subs
+        };
         let mut pending: Vec<Hand> = hands
             .iter()
-            .flat_map(|h| h.proper_sub_hands().into_iter().filter(|s| !short(h, s)))
+            .flat_map(|h| h.proper_sub_hands().into_iter().filter(|s| !short(s)))
             .filter(|s| !self.shared.contains_key(s))
             .collect();
         pending.sort_unstable_by_key(|h| (h.len(), h.key()));
         pending.dedup();
-        let mut restricted: Vec<Hand> = hands
-            .iter()
-            .flat_map(|h| h.proper_sub_hands().into_iter().filter(|s| short(h, s)))
-            .filter(|s| !self.shared.contains_key(s) && !self.restricted.contains_key(s))
-            .collect();
-        restricted.sort_unstable();
-        restricted.dedup();
+        let mut restricted2 = if depth >= 2 { subs(2) } else { Vec::new() };
+        restricted2.retain(|s| !self.shared.contains_key(s) && !self.restricted2.contains_key(s));
+        let mut restricted = if depth >= 1 { subs(1) } else { Vec::new() };
+        restricted.retain(|s| !self.shared.contains_key(s) && !self.restricted.contains_key(s));
         // The plan: each layer of sub-hands, then the hands themselves, as
         // many at once as there are threads to solve them.
         let mut plan = layers(&pending);
-        if let Some(top) = hands.iter().map(|h| h.len()).max() {
-            plan.push((top, hands.len().min(rayon::current_num_threads())));
-        }
+        plan.push((top, hands.len().min(rayon::current_num_threads())));
         for step in 0..plan.len().saturating_sub(1) {
             let size = plan[step].0;
             let shared = &self.shared;
@@ -255,15 +343,26 @@ impl Solver {
                 .collect::<Result<Vec<(Hand, Table)>, SolveError>>()?;
             self.shared.extend(tables);
         }
-        if let Some(search) = self.search.as_ref().filter(|_| !restricted.is_empty()) {
-            let (build, shared) = (self.build(), &self.shared);
+        let none = FxHashMap::default();
+        if let Some(two) = self.two_short.get().cloned()
+            && !restricted2.is_empty()
+        {
+            let this = &*self;
+            let build = this.build();
+            let get = |s| this.sub_table(top, depth, &none, s);
+            let tables = restricted2
+                .par_iter()
+                .map(|&h| Ok((h, build.two_short(h, get, &two)?)))
+                .collect::<Result<Vec<(Hand, Table)>, SolveError>>()?;
+            self.restricted2.extend(tables);
+        }
+        if let Some(search) = self.search.clone().filter(|_| !restricted.is_empty()) {
+            let this = &*self;
+            let build = this.build();
+            let get = |s| this.sub_table(top, depth, &none, s);
             let tables = restricted
                 .par_iter()
-                .map(|&h| {
-                    let table =
-                        build.restricted(h, |s| &shared[&s], &search.sub, &search.sub_below)?;
-                    Ok((h, table))
-                })
+                .map(|&h| Ok((h, build.restricted(h, get, &search.sub, &search.sub_below)?)))
                 .collect::<Result<Vec<(Hand, Table)>, SolveError>>()?;
             self.restricted.extend(tables);
         }
@@ -343,6 +442,7 @@ impl Solver {
     pub fn release(&mut self, size: usize) {
         self.shared.retain(|h, _| h.len() != size);
         self.restricted.retain(|h, _| h.len() != size);
+        self.restricted2.retain(|h, _| h.len() != size);
     }
 
     /// Every value `hand` reaches. Sub-hands not prepared are built here
@@ -380,7 +480,7 @@ impl Solver {
             && self.restricts(hand.len())
             && let Some(search) = &self.search
         {
-            return self.solve_restricted(hand, search);
+            return self.solve_restricted(hand, search, self.depth(hand.len())?);
         }
         let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
         let mut missing: Vec<Hand> = hand
@@ -428,6 +528,7 @@ impl Solver {
             hand,
             solver: self,
             local,
+            depth: 0,
             complete,
             counted: true,
         })
@@ -463,12 +564,14 @@ impl Solver {
     }
 
     /// The restricted search ([`targets`]): full tables for the sub-hands
-    /// of at most k − 2 cards, restricted ones for those of k − 1, and the
-    /// top searched for the primes alone.
+    /// of at most k − 1 − `depth` cards, restricted ones for the `depth`
+    /// sizes above ([`Solver::depth`]), and the top searched for the
+    /// primes alone.
     fn solve_restricted(
         &self,
         hand: Hand,
         search: &targets::Search,
+        depth: usize,
     ) -> Result<Solution<'_>, SolveError> {
         let k = hand.len();
         let subs = hand.proper_sub_hands();
@@ -476,25 +579,33 @@ impl Solver {
         let mut missing: Vec<Hand> = subs
             .iter()
             .copied()
-            .filter(|s| s.len() + 1 < k && !self.shared.contains_key(s))
+            .filter(|s| s.len() + depth < k && !self.shared.contains_key(s))
             .collect();
         missing.sort_unstable_by_key(|h| h.len());
         let build = self.build();
         // Projected as in `solve_with`, over the full tables alone: the
         // restricted ones and the top are a small part of the whole.
         self.build_missing(&build, &subs, &missing, &layers(&missing), &mut local)?;
-        for &x in subs.iter().filter(|s| s.len() + 1 == k) {
-            if self.shared.contains_key(&x)
-                || self.restricted.contains_key(&x)
-                || local.contains_key(&x)
-            {
-                continue;
+        // The restricted sub-hands, the smaller first.
+        let two = self.two_short.get().filter(|_| depth >= 2);
+        for short in (1..=depth).rev() {
+            for &x in subs.iter().filter(|s| s.len() + short == k) {
+                let held = match short {
+                    2 => self.restricted2.contains_key(&x),
+                    _ => self.restricted.contains_key(&x),
+                };
+                if held || self.shared.contains_key(&x) || local.contains_key(&x) {
+                    continue;
+                }
+                let get = |s| self.sub_table(k, depth, &local, s);
+                let table = match (short, two) {
+                    (2, Some(two)) => build.two_short(x, get, two)?,
+                    _ => build.restricted(x, get, &search.sub, &search.sub_below)?,
+                };
+                local.insert(x, table);
             }
-            let full = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
-            let table = build.restricted(x, full, &search.sub, &search.sub_below)?;
-            local.insert(x, table);
         }
-        let get = |s| table_of(&local, self, s);
+        let get = |s| self.sub_table(k, depth, &local, s);
         // Under + − × ÷ alone the targeted search over primes is quicker.
         let targeted = match self.rules.max_prime {
             Some(max) if self.functions.is_empty() => build.targeted_primes(hand, get, max)?,
@@ -509,19 +620,11 @@ impl Solver {
             hand,
             solver: self,
             local,
+            depth,
             complete: false,
             counted: self.never_prunes(),
         })
     }
-}
-
-/// The table of `h` a solution uses: its own, else the solver's full one,
-/// else the solver's restricted one (see [`Solver::solve_restricted`]).
-fn table_of<'a>(local: &'a FxHashMap<Hand, Table>, solver: &'a Solver, h: Hand) -> &'a Table {
-    local
-        .get(&h)
-        .or_else(|| solver.shared.get(&h))
-        .unwrap_or_else(|| &solver.restricted[&h])
 }
 
 /// The sizes of `hands` (sorted by size) with how many have each.
@@ -548,6 +651,8 @@ pub struct Solution<'a> {
     hand: Hand,
     solver: &'a Solver,
     local: FxHashMap<Hand, Table>,
+    /// How many sizes of sub-hands have restricted tables ([`Solver::depth`]).
+    depth: usize,
     /// Whether the top table lists every value, not only the primes.
     complete: bool,
     /// Whether the operations beyond the bound were counted.
@@ -562,6 +667,11 @@ pub const MAX_TABLE_VALUES: usize = u32::MAX as usize;
 /// ceiling; above this ceiling trying every pair is as fast.
 const TARGETED_MAX_PRIME: u64 = 1000;
 
+/// Hands of this many cards and more get restricted tables two cards short
+/// of them when the rules allow ([`Solver::depth`]); below, the full tables
+/// of sub-hands two cards short are small.
+const TWO_SHORT_FROM: usize = 6;
+
 impl Solution<'_> {
     pub fn hand(&self) -> Hand {
         self.hand
@@ -572,7 +682,8 @@ impl Solution<'_> {
     }
 
     fn table(&self, h: Hand) -> &Table {
-        table_of(&self.local, self.solver, h)
+        self.solver
+            .sub_table(self.hand.len(), self.depth, &self.local, h)
     }
 
     fn top(&self) -> &Layer {
@@ -681,8 +792,8 @@ pub enum SolveError {
     #[error(
         "not enough memory: {} {}, more than the limit of {}",
         if *estimated { "the search would need about" } else { "the search asked for" },
-        crate::engine::Bytes(*needed),
-        crate::engine::Bytes(*limit)
+        budget::apart(*needed, *limit).0,
+        budget::apart(*needed, *limit).1
     )]
     Memory {
         needed: u64,

@@ -291,12 +291,17 @@ impl Build<'_> {
             }
         }
         debug_assert_eq!(self.ops, [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
+        let mut best_keys: Vec<u64> = best
+            .iter()
+            .map(|b| b.map_or(u64::MAX, |(_, step)| step.cost.key()))
+            .collect();
         let primes: Vec<i64> = (2..=max).filter(|&p| wanted[p as usize]).collect();
         for (k, split) in splits.iter().enumerate() {
             let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
             let _copies = self
                 .budget
-                .charge(((tx.values.len() + ty.values.len()) * size_of::<i64>()) as u64)?;
+                .charge(((tx.values.len() + ty.values.len()) * 2 * size_of::<i64>()) as u64)?;
+            let keys = |t: &Layer| t.steps.iter().map(|s| s.cost.key()).collect();
             let mut scan = Scan {
                 split: *split,
                 k: k + 1,
@@ -304,10 +309,13 @@ impl Build<'_> {
                 ty,
                 xs: tx.values.iter().map(|&v| v as i64).collect(),
                 ys: ty.values.iter().map(|&v| v as i64).collect(),
+                kx: keys(tx),
+                ky: keys(ty),
                 max,
                 wanted: &wanted,
                 primes: &primes,
                 best: &mut best,
+                best_keys: &mut best_keys,
             };
             // Walking costs a few range scans and two lookups per prime for
             // each value of the shorter side; scanning pairs, one test per
@@ -422,10 +430,30 @@ struct Scan<'a> {
     ty: &'a Layer,
     xs: Vec<i64>,
     ys: Vec<i64>,
+    /// The cost keys of `xs` and `ys` ([`Cost::key`]).
+    kx: Vec<u64>,
+    ky: Vec<u64>,
     max: i64,
     wanted: &'a [bool],
     primes: &'a [i64],
     best: &'a mut Vec<Option<(Place, Step)>>,
+    /// The cost key of each way in `best` (`u64::MAX` for none).
+    best_keys: &'a mut Vec<u64>,
+}
+
+/// The least any operation adds to the cost keys of its operands: one
+/// operation of the lightest weight ([`Cost::at_least`]).
+fn least_step() -> u64 {
+    Cost::at_least(BinOp::Add, Cost::default(), Cost::default())
+}
+
+/// The indexes of `keys`, by key (then index).
+fn by_cost(keys: &[u64]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..keys.len())
+        .map(|i| u32::try_from(i).expect("indexes below 2^24"))
+        .collect();
+    order.sort_unstable_by_key(|&i| (keys[i as usize], i));
+    order
 }
 
 /// The operators of the targeted search, in the full table's order.
@@ -442,11 +470,26 @@ impl Scan<'_> {
         (2..=self.max).contains(&r) && self.wanted[r as usize]
     }
 
+    /// The highest cost key a candidate may have and still win: once
+    /// every wanted prime has a way, the costliest of those, since a
+    /// candidate whose lower bound ([`Cost::at_least`]) lies above it loses
+    /// to the way its prime has; `u64::MAX` while some prime has none.
+    fn bar(&self) -> u64 {
+        self.primes
+            .iter()
+            .map(|&p| self.best_keys[p as usize])
+            .max()
+            .unwrap_or(u64::MAX)
+    }
+
     /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
-    /// makes the prime `r`.
-    fn offer(&mut self, i: usize, j: usize, op: BinOp, swap: bool, r: i64) {
+    /// makes the prime `r`, at a cost of at least `floor`
+    /// ([`Cost::at_least_keys`]).
+    fn offer(&mut self, (i, j): (usize, usize), op: BinOp, swap: bool, r: i64, floor: u64) {
+        if floor > self.best_keys[r as usize] {
+            return;
+        }
         let place = Place::pair(self.k, i, j, op, swap);
-        let floor = Cost::at_least(op, self.tx.steps[i].cost, self.ty.steps[j].cost);
         let class = Top::of_binary(op).bracket_class();
         let slot = &mut self.best[r as usize];
         // Most candidates lose to one found earlier: the lower bound on the
@@ -463,6 +506,7 @@ impl Scan<'_> {
         let step = binary_step(op, &l, &rr, r.into());
         if slot.is_none_or(|(p, b)| Order::new(&step, place) < Order::new(&b, p)) {
             *slot = Some((place, step));
+            self.best_keys[r as usize] = step.cost.key();
         }
     }
 
@@ -477,9 +521,20 @@ impl Scan<'_> {
             Some(if (a < 0) == (b < 0) { q } else { -q })
         };
         let same = self.split.same;
+        // y by cost, so that the pairs too costly to win end each row.
+        let by_cost = by_cost(&self.ky);
+        let least_y = by_cost.first().map_or(0, |&j| self.ky[j as usize]);
+        let mut bar = self.bar();
         for i in 0..self.xs.len() {
             let a = self.xs[i];
-            for j in 0..self.ys.len() {
+            let Some(room) = bar.checked_sub(self.kx[i] + least_y + least_step()) else {
+                continue;
+            };
+            for &j in &by_cost {
+                let j = j as usize;
+                if self.ky[j] - least_y > room {
+                    break;
+                }
                 let b = self.ys[j];
                 let both = !same || j >= i;
                 // A cheap filter first: can any operation land in range? A
@@ -501,10 +556,12 @@ impl Scan<'_> {
                 ];
                 for (op, swap, r) in tries {
                     if let Some(r) = r.filter(|&r| self.hit(r)) {
-                        self.offer(i, j, op, swap, r);
+                        let floor = Cost::at_least_keys(op, self.kx[i], self.ky[j]);
+                        self.offer((i, j), op, swap, r, floor);
                     }
                 }
             }
+            bar = self.bar();
         }
     }
 
@@ -521,8 +578,21 @@ impl Scan<'_> {
         };
         let find = |t: i64| other.binary_search(&t).ok();
         let max = self.max;
+        let (kx, ky) = (std::mem::take(&mut self.kx), std::mem::take(&mut self.ky));
+        let (kw, ko) = if walk_x { (&kx, &ky) } else { (&ky, &kx) };
+        let least_other = ko.iter().copied().min().unwrap_or(0);
         let mut partners: Vec<usize> = Vec::new();
-        for (w, &s) in walked.iter().enumerate() {
+        // The walked values by cost: past the first too costly to win with
+        // the cheapest partner, none can.
+        for w in by_cost(kw) {
+            let (w, s) = (w as usize, walked[w as usize]);
+            let bar = self.bar();
+            let Some(room) = bar.checked_sub(kw[w] + least_step()) else {
+                break;
+            };
+            if least_other > room {
+                break;
+            }
             for op in FOUR {
                 // dir 0: x op y; dir 1: y op x (not for + and ×).
                 for swap in [false, true] {
@@ -558,6 +628,9 @@ impl Scan<'_> {
                         _ => {}
                     }
                     for &o in &partners {
+                        if ko[o] > room {
+                            continue;
+                        }
                         let (i, j) = if walk_x { (w, o) } else { (o, w) };
                         let (a, b) = (xs[i], ys[j]);
                         let (l, r) = if swap { (b, a) } else { (a, b) };
@@ -568,13 +641,15 @@ impl Scan<'_> {
                             _ => (r != 0 && l % r == 0).then(|| l / r),
                         };
                         if let Some(v) = result.filter(|&v| self.hit(v)) {
-                            self.offer(i, j, op, swap, v);
+                            let floor = Cost::at_least_keys(op, kw[w], ko[o]);
+                            self.offer((i, j), op, swap, v, floor);
                         }
                     }
                 }
             }
         }
         (self.xs, self.ys) = (xs, ys);
+        (self.kx, self.ky) = (kx, ky);
     }
 }
 

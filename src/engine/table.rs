@@ -207,6 +207,84 @@ pub struct Table {
     pub(crate) charge: Charge,
 }
 
+impl Table {
+    /// This table with only the values of its merged layer at the indexes
+    /// `keep` marks, each with its step, and of the lower levels only what
+    /// their steps take an argument from; charged to `budget`.
+    pub(crate) fn keep(&self, keep: &[bool], budget: &Arc<Budget>) -> Result<Table, SolveError> {
+        let kept = |layer: &Layer, marks: &[bool]| -> Result<(Layer, Charge), SolveError> {
+            let n = marks.iter().filter(|&&k| k).count();
+            let (mut out, charge) = Layer::with_capacity(n, budget)?;
+            for (i, _) in marks.iter().enumerate().filter(|&(_, &k)| k) {
+                out.values.push(layer.values[i]);
+                out.steps.push(layer.steps[i]);
+            }
+            Ok((out, charge))
+        };
+        let (mut merged, mut charge) = kept(&self.merged, keep)?;
+        // Level by level down: the arguments the kept steps take, at
+        // their new indexes.
+        let mut levels: Vec<Layer> = Vec::with_capacity(self.levels.len());
+        let mut marks_of: Vec<Vec<bool>> = self
+            .levels
+            .iter()
+            .map(|l| vec![false; l.values.len()])
+            .collect();
+        let mark = |steps: &[Step], marks_of: &mut Vec<Vec<bool>>| {
+            for step in steps {
+                if let How::Unary { level, arg, .. } = step.how {
+                    marks_of[usize::from(level) - 1][arg as usize] = true;
+                }
+            }
+        };
+        mark(&merged.steps, &mut marks_of);
+        for j in (0..self.levels.len()).rev() {
+            let steps: Vec<Step> = self.levels[j]
+                .steps
+                .iter()
+                .zip(&marks_of[j])
+                .filter(|&(_, &k)| k)
+                .map(|(s, _)| *s)
+                .collect();
+            mark(&steps, &mut marks_of);
+        }
+        for (layer, marks) in self.levels.iter().zip(&marks_of) {
+            let (l, c) = kept(layer, marks)?;
+            charge.absorb(c);
+            levels.push(l);
+        }
+        // Each argument's new index: how many kept entries come before it.
+        let renumber: Vec<Vec<u32>> = marks_of
+            .iter()
+            .map(|marks| {
+                marks
+                    .iter()
+                    .scan(0u32, |n, &k| {
+                        let at = *n;
+                        *n += u32::from(k);
+                        Some(at)
+                    })
+                    .collect()
+            })
+            .collect();
+        for step in merged
+            .steps
+            .iter_mut()
+            .chain(levels.iter_mut().flat_map(|l| l.steps.iter_mut()))
+        {
+            if let How::Unary { level, arg, .. } = &mut step.how {
+                *arg = renumber[usize::from(*level) - 1][*arg as usize];
+            }
+        }
+        Ok(Table {
+            merged,
+            levels,
+            pruned: 0,
+            charge,
+        })
+    }
+}
+
 /// A split of a hand into two sub-hands, `x` the part with more cards.
 #[derive(Clone, Copy)]
 pub(super) struct Split {

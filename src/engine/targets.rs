@@ -13,7 +13,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::budget::{Charge, map_room};
+use super::budget::{Charge, map_bytes, map_room};
 use super::table::{
     Build, How, Layer, Operand, Order, Place, Step, Table, binary_step, directions, splits,
 };
@@ -98,6 +98,8 @@ pub(crate) struct Search {
     pub sub: Targets,
     /// Those and their preimages under the functions.
     pub sub_below: Targets,
+    /// Every value a single card reaches, over every card.
+    cards: Vec<Value>,
 }
 
 impl Search {
@@ -153,7 +155,152 @@ impl Search {
             top_below,
             sub,
             sub_below,
+            cards,
         })
+    }
+
+    /// What the sub-hands two cards short of a hand keep of their tables
+    /// (from six cards on, [`TwoShort`]).
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the set would pass the budget.
+    pub fn two_short(&self, build: &Build<'_>) -> Result<TwoShort, SolveError> {
+        // Every value a pair of cards reaches, over every pair.
+        let mut singles: FxHashMap<Hand, Table> = FxHashMap::default();
+        for c in 1..=MAX_CARD_VALUE {
+            let hand = Hand::from_values(&[c]);
+            singles.insert(hand, build.table(hand, |_| unreachable!("one card"))?);
+        }
+        let mut pairs: Vec<Value> = Vec::new();
+        for a in 1..=MAX_CARD_VALUE {
+            for b in a..=MAX_CARD_VALUE {
+                let table = build.table(Hand::from_values(&[a, b]), |s| &singles[&s])?;
+                pairs.extend(table.merged.values.iter().copied());
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        // Two passes over the partners: one to count them, so that the
+        // list and the set are charged before they are allocated, one to
+        // list them.
+        let mut found = Vec::new();
+        let mut each = |every: &mut Vec<Every>, emit: &mut dyn FnMut(&[Value])| {
+            for (values, targets) in [(&self.cards, &self.sub_below), (&pairs, &self.top_below)] {
+                for &t in &targets.values {
+                    for &b in values {
+                        for &op in build.ops {
+                            for swap in [false, true] {
+                                if swap && op.is_commutative() {
+                                    continue;
+                                }
+                                found.clear();
+                                if partners(op, swap, b, t, build.bound, &mut found) {
+                                    every.push(Every {
+                                        op,
+                                        partner_right: !swap,
+                                        value: b,
+                                        target: t,
+                                    });
+                                }
+                                emit(&found);
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        let (mut count, mut every) = (0, Vec::new());
+        each(&mut every, &mut |found| count += found.len());
+        let bytes = map_bytes(count, size_of::<Value>())
+            .saturating_add(u64::try_from(count * size_of::<Value>()).unwrap_or(u64::MAX));
+        let charge = build.budget.charge(bytes)?;
+        let mut sub: Vec<Value> = Vec::new();
+        sub.try_reserve_exact(count)
+            .map_err(|_| build.budget.refusal(bytes))?;
+        every.clear();
+        each(&mut every, &mut |found| sub.extend_from_slice(found));
+        every.sort_unstable();
+        every.dedup();
+        Ok(TwoShort {
+            sub: Targets::new(sub),
+            every,
+            _charge: charge,
+        })
+    }
+}
+
+/// What the sub-hands two cards short of a hand of six keep of their full
+/// tables: the values that one card's value turns into one of
+/// [`Search::sub_below`], or a pair's value into one of
+/// [`Search::top_below`], by one operation (the splits such a sub-hand
+/// meets: with a card it makes a sub-hand one card short, with a pair the
+/// hand), and for an operation that makes its target with any partner
+/// (1 ^ o = 1) the partners it makes it cheapest with ([`Build::two_short`]).
+#[derive(Debug)]
+pub(crate) struct TwoShort {
+    sub: Targets,
+    every: Vec<Every>,
+    _charge: Charge,
+}
+
+/// `value op o = target` for every partner `o` (`o op value` when not
+/// `partner_right`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Every {
+    op: BinOp,
+    partner_right: bool,
+    value: Value,
+    target: Value,
+}
+
+impl Build<'_> {
+    /// The table of `hand` (two cards short of a hand of six) that the
+    /// restricted search keeps: its full table cut down to what `two`
+    /// wants ([`TwoShort`]). Each kept value keeps its step, and the kept
+    /// values their order, so that a parent ranks its candidates (by cost,
+    /// then by place in the full enumeration) as over the full table.
+    ///
+    /// # Errors
+    /// As [`Build::table`]: the full table is built first.
+    pub(crate) fn two_short<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        two: &TwoShort,
+    ) -> Result<Table, SolveError> {
+        let full = self.table(hand, get)?;
+        let layer = &full.merged;
+        let mut keep: Vec<bool> = layer.values.iter().map(|&v| two.sub.contains(v)).collect();
+        // An operation that takes any partner: the partners that make its
+        // target cheapest, all of them (the first in the table's order wins
+        // among them). The rest of the cost is the same for every partner.
+        for e in &two.every {
+            let made = |i: usize| {
+                let (l, r) = if e.partner_right {
+                    (e.value, layer.values[i])
+                } else {
+                    (layer.values[i], e.value)
+                };
+                matches!(e.op.apply(l, r, self.bound), Eval::Exact(t) if t == e.target)
+            };
+            let cost = |i: usize| {
+                let step = &layer.steps[i];
+                let (o, fixed) = ((step.cost, step.top()), (Cost::default(), Top::Number));
+                let (l, r) = if e.partner_right {
+                    (fixed, o)
+                } else {
+                    (o, fixed)
+                };
+                Cost::binary(e.op, l, r, false)
+            };
+            let least = (0..layer.values.len()).filter(|&i| made(i)).map(cost).min();
+            for (i, keep) in keep.iter_mut().enumerate() {
+                if Some(cost(i)) == least && made(i) {
+                    *keep = true;
+                }
+            }
+        }
+        full.keep(&keep, self.budget)
     }
 }
 
@@ -589,6 +736,12 @@ impl Build<'_> {
                             continue;
                         }
                     }
+                    // More targets than partners: every partner is tried.
+                    if targets.len() >= other.layer.values.len() {
+                        indexes.extend(0..other.layer.values.len());
+                        self.offer_walked(at, (op, swap), walk_x, w, &indexes, found)?;
+                        continue;
+                    }
                     for &t in &targets.values {
                         partner_values.clear();
                         if partners(op, s_right, s, t, self.bound, &mut partner_values) {
@@ -789,6 +942,95 @@ mod tests {
         assert!(partners(BinOp::Root, true, huge, 1, u64::MAX, &mut out));
         assert!(!partners(BinOp::Root, true, huge, 7, u64::MAX, &mut out));
         assert!(out.is_empty());
+    }
+
+    /// The full tables of `hand` and its sub-hands under `build`.
+    fn full_tables(build: &Build<'_>, hand: Hand) -> FxHashMap<Hand, Table> {
+        let mut subs = hand.proper_sub_hands();
+        subs.push(hand);
+        subs.sort_by_key(|h| h.len());
+        let mut tables: FxHashMap<Hand, Table> = FxHashMap::default();
+        for h in subs {
+            let table = build.table(h, |s| &tables[&s]).unwrap();
+            tables.insert(h, table);
+        }
+        tables
+    }
+
+    /// A four-card table cut for six-card hands ([`Build::two_short`]) keeps
+    /// every value of its full table that is wanted, with its step, and
+    /// for each operation that takes any partner (1 ^ o = 1, root(1, o) =
+    /// 1 under powers) the partner a parent would choose over the full
+    /// table: the cheapest, the first in the table's order on a tie.
+    #[test]
+    fn cut_tables_keep_what_a_parent_can_choose() {
+        use crate::rules::{Faces, Functions};
+        let rules = Rules {
+            faces: Faces::Rank,
+            powers: true,
+            juxtapose: true,
+            functions: Functions::ALL,
+            ..Rules::default()
+        };
+        let solver = crate::engine::Solver::new(rules).unwrap();
+        let build = solver.build();
+        let search = Search::new(&rules, &build, 97).unwrap();
+        let two = search.two_short(&build).unwrap();
+        assert!(!two.every.is_empty());
+        let mut chosen_some = 0;
+        for values in [[1, 1, 1, 1], [1, 2, 3, 4], [2, 6, 9, 13], [7, 7, 12, 13]] {
+            let hand = Hand::from_values(&values);
+            let tables = full_tables(&build, hand);
+            let full = &tables[&hand];
+            let cut = build.two_short(hand, |s| &tables[&s], &two).unwrap();
+            assert!(cut.merged.values.len() < full.merged.values.len());
+            for (i, &v) in full.merged.values.iter().enumerate() {
+                match cut.merged.find(v) {
+                    Some(j) => assert_eq!(cut.merged.steps[j].cost, full.merged.steps[i].cost),
+                    None => assert!(!two.sub.contains(v), "{hand}: {v} is wanted"),
+                }
+            }
+            // What a parent chooses for each operation that takes any
+            // partner: the same value over either table.
+            let choice = |layer: &Layer, e: &Every| {
+                (0..layer.values.len())
+                    .filter(|&i| {
+                        let o = layer.values[i];
+                        let (l, r) = if e.partner_right {
+                            (e.value, o)
+                        } else {
+                            (o, e.value)
+                        };
+                        matches!(e.op.apply(l, r, build.bound), Eval::Exact(t) if t == e.target)
+                    })
+                    .min_by_key(|&i| {
+                        let step = &layer.steps[i];
+                        let (o, fixed) = ((step.cost, step.top()), (Cost::default(), Top::Number));
+                        let (l, r) = if e.partner_right {
+                            (fixed, o)
+                        } else {
+                            (o, fixed)
+                        };
+                        (Cost::binary(e.op, l, r, false), i)
+                    })
+                    .map(|i| layer.values[i])
+            };
+            // The same when nothing else is wanted, so that what a parent
+            // chooses is not kept for being wanted anyway.
+            let alone = TwoShort {
+                sub: Targets::new(Vec::new()),
+                every: two.every.clone(),
+                _charge: Charge::default(),
+            };
+            let bare = build.two_short(hand, |s| &tables[&s], &alone).unwrap();
+            for e in &two.every {
+                let chosen = choice(&full.merged, e);
+                chosen_some += usize::from(chosen.is_some());
+                assert_eq!(choice(&cut.merged, e), chosen, "{hand}: {e:?}");
+                assert_eq!(choice(&bare.merged, e), chosen, "{hand}: {e:?} alone");
+            }
+        }
+        assert!(chosen_some > 0);
     }
 
     #[test]
