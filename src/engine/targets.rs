@@ -32,9 +32,27 @@ pub(crate) struct Targets {
     lo: Value,
     hi: Value,
     /// Membership: one bit per value from `lo` when the span is short,
-    /// else a hash set.
+    /// else a hash set, behind a filter of one bit per hash of a value
+    /// (a value whose bit is clear is not a target, without a probe).
     bits: Vec<u64>,
     set: FxHashSet<Value>,
+    filter: Vec<u64>,
+}
+
+/// The bits of a sparse set's filter: 64 KiB, in a core's fast cache.
+const FILTER_BITS: u32 = 19;
+
+/// A value's bit in a filter.
+#[inline]
+fn filter_bit(v: Value) -> usize {
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "the low 64 bits, hashed: any bits will do"
+    )]
+    let low = (v as u64) ^ ((v >> 64) as u64);
+    usize::try_from(low.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FILTER_BITS))
+        .expect("FILTER_BITS < 32")
 }
 
 /// The longest span of targets kept as bits (128 KiB).
@@ -48,7 +66,7 @@ impl Targets {
             (Some(&lo), Some(&hi)) => (lo, hi),
             _ => (1, 0),
         };
-        let (mut bits, mut set) = (Vec::new(), FxHashSet::default());
+        let (mut bits, mut set, mut filter) = (Vec::new(), FxHashSet::default(), Vec::new());
         if lo <= hi && hi.abs_diff(lo) < BITS_SPAN {
             bits = vec![0u64; (hi.abs_diff(lo) / 64 + 1) as usize];
             for &v in &values {
@@ -57,6 +75,11 @@ impl Targets {
             }
         } else {
             set = values.iter().copied().collect();
+            filter = vec![0u64; 1 << (FILTER_BITS - 6)];
+            for &v in &values {
+                let i = filter_bit(v);
+                filter[i / 64] |= 1 << (i % 64);
+            }
         }
         Targets {
             values,
@@ -64,6 +87,7 @@ impl Targets {
             hi,
             bits,
             set,
+            filter,
         }
     }
 
@@ -73,7 +97,8 @@ impl Targets {
             return false;
         }
         if self.bits.is_empty() {
-            self.set.contains(&v)
+            let i = filter_bit(v);
+            self.filter[i / 64] >> (i % 64) & 1 == 1 && self.set.contains(&v)
         } else {
             let i = v.abs_diff(self.lo);
             self.bits[(i / 64) as usize] >> (i % 64) & 1 == 1
@@ -1031,6 +1056,24 @@ mod tests {
             }
         }
         assert!(chosen_some > 0);
+    }
+
+    /// Membership as a plain set has it, for targets within a short span
+    /// (bits) and spread out (a filter, then a set).
+    #[test]
+    fn targets_hold_exactly_their_values() {
+        let spread: Vec<Value> = (0..5_000i128).map(|k| k * k * k * 7_919 - 3).collect();
+        for values in [(-300..300).step_by(7).collect::<Vec<Value>>(), spread] {
+            let targets = Targets::new(values.clone());
+            let plain: FxHashSet<Value> = values.iter().copied().collect();
+            let probes = values
+                .iter()
+                .flat_map(|&v| [v - 1, v, v + 1, -v, v * 2])
+                .chain([Value::MIN, Value::MAX, 0]);
+            for v in probes {
+                assert_eq!(targets.contains(v), plain.contains(&v), "{v}");
+            }
+        }
     }
 
     #[test]
