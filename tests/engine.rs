@@ -428,20 +428,29 @@ fn assert_restricted_search_agrees(hands: &[Hand], max_prime: u64) {
     );
 }
 
+/// The four combinations of powers and juxtaposition under `functions`,
+/// with `rank` faces and the ceiling `max_prime`.
+fn with_and_without_powers_and_joins(functions: Functions, max_prime: u64) -> Vec<Rules> {
+    let mut all = Vec::new();
+    for powers in [false, true] {
+        for juxtapose in [false, true] {
+            all.push(Rules {
+                faces: Faces::Rank,
+                powers,
+                juxtapose,
+                functions,
+                max_prime: Some(max_prime),
+                ..Rules::default()
+            });
+        }
+    }
+    all
+}
+
 fn assert_restricted_search_agrees_under(hands: &[Hand], max_prime: u64, all: &[Functions]) {
     for &functions in all {
-        for powers in [false, true] {
-            for juxtapose in [false, true] {
-                let rules = Rules {
-                    faces: Faces::Rank,
-                    powers,
-                    juxtapose,
-                    functions,
-                    max_prime: Some(max_prime),
-                    ..Rules::default()
-                };
-                assert_restricted_agrees_on(rules, hands);
-            }
+        for rules in with_and_without_powers_and_joins(functions, max_prime) {
+            assert_restricted_agrees_on(rules, hands);
         }
     }
 }
@@ -533,28 +542,19 @@ fn two_restricted_levels_agree_with_one_on_six_cards() {
         ]
     };
     for (functions, hands) in sets {
-        for powers in [false, true] {
-            for juxtapose in [false, true] {
-                let rules = Rules {
-                    faces: Faces::Rank,
-                    powers,
-                    juxtapose,
-                    functions,
-                    ..Rules::default()
-                };
-                let solver = || Solver::new(rules).unwrap().without_pruned_counts();
-                let (mut one, mut two) = (solver().with_one_restricted_level(), solver());
-                let (prepared, fresh) = hands.split_at(hands.len() / 2);
-                one.prepare(prepared).unwrap();
-                two.prepare(prepared).unwrap();
-                let name = rules.name();
-                for &h in prepared.iter().chain(fresh) {
-                    let (a, b) = (one.solve_primes(h).unwrap(), two.solve_primes(h).unwrap());
-                    assert_eq!(a.primes(), b.primes(), "{h} under {name}");
-                    for p in a.primes() {
-                        assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
-                        assert_eq!(a.cost(p), b.cost(p), "{h}: {p} under {name}");
-                    }
+        for rules in with_and_without_powers_and_joins(functions, 97) {
+            let solver = || Solver::new(rules).unwrap().without_pruned_counts();
+            let (mut one, mut two) = (solver().with_one_restricted_level(), solver());
+            let (prepared, fresh) = hands.split_at(hands.len() / 2);
+            one.prepare(prepared).unwrap();
+            two.prepare(prepared).unwrap();
+            let name = rules.name();
+            for &h in prepared.iter().chain(fresh) {
+                let (a, b) = (one.solve_primes(h).unwrap(), two.solve_primes(h).unwrap());
+                assert_eq!(a.primes(), b.primes(), "{h} under {name}");
+                for p in a.primes() {
+                    assert_eq!(a.witness(p), b.witness(p), "{h}: {p} under {name}");
+                    assert_eq!(a.cost(p), b.cost(p), "{h}: {p} under {name}");
                 }
             }
         }

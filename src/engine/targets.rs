@@ -153,25 +153,15 @@ impl Search {
         }
         cards.sort_unstable();
         cards.dedup();
-        let mut sub = Vec::new();
-        let mut found = Vec::new();
-        for &t in &top_below.values {
-            for &b in &cards {
-                for &op in build.ops {
-                    for swap in [false, true] {
-                        if swap && op.is_commutative() {
-                            continue;
-                        }
-                        found.clear();
-                        // The card's value is never the whole of a target
-                        // every partner reaches: targets are at least 2.
-                        if partners(op, swap, b, t, build.bound, &mut found) {
-                            return None;
-                        }
-                        sub.extend_from_slice(&found);
-                    }
-                }
-            }
+        let (mut sub, mut any) = (Vec::new(), false);
+        // The card's value is never the whole of a target every partner
+        // reaches: targets are at least 2.
+        for_each_partner(build, &cards, &top_below, |_, found| match found {
+            Some(found) => sub.extend_from_slice(found),
+            None => any = true,
+        });
+        if any {
+            return None;
         }
         let sub = Targets::new(sub);
         let sub_below = build.preimages(&sub);
@@ -208,30 +198,12 @@ impl Search {
         // Two passes over the partners: one to count them, so that the
         // list and the set are charged before they are allocated, one to
         // list them.
-        let mut found = Vec::new();
-        let mut each = |every: &mut Vec<Every>, emit: &mut dyn FnMut(&[Value])| {
+        let each = |every: &mut Vec<Every>, emit: &mut dyn FnMut(&[Value])| {
             for (values, targets) in [(&self.cards, &self.sub_below), (&pairs, &self.top_below)] {
-                for &t in &targets.values {
-                    for &b in values {
-                        for &op in build.ops {
-                            for swap in [false, true] {
-                                if swap && op.is_commutative() {
-                                    continue;
-                                }
-                                found.clear();
-                                if partners(op, swap, b, t, build.bound, &mut found) {
-                                    every.push(Every {
-                                        op,
-                                        partner_right: !swap,
-                                        value: b,
-                                        target: t,
-                                    });
-                                }
-                                emit(&found);
-                            }
-                        }
-                    }
-                }
+                for_each_partner(build, values, targets, |e, found| match found {
+                    Some(found) => emit(found),
+                    None => every.push(e),
+                });
             }
         };
         let (mut count, mut every) = (0, Vec::new());
@@ -278,6 +250,30 @@ struct Every {
     target: Value,
 }
 
+impl Every {
+    /// Whether the partner `o` makes the target (within `bound`).
+    fn makes(&self, o: Value, bound: u64) -> bool {
+        let (l, r) = if self.partner_right {
+            (self.value, o)
+        } else {
+            (o, self.value)
+        };
+        matches!(self.op.apply(l, r, bound), Eval::Exact(t) if t == self.target)
+    }
+
+    /// The cost of the operation with a partner made by `step`, but for
+    /// what the other operand and the sign add, the same for every partner.
+    fn cost(&self, step: &Step) -> Cost {
+        let (o, fixed) = ((step.cost, step.top()), (Cost::default(), Top::Number));
+        let (l, r) = if self.partner_right {
+            (fixed, o)
+        } else {
+            (o, fixed)
+        };
+        Cost::binary(self.op, l, r, false)
+    }
+}
+
 impl Build<'_> {
     /// The table of `hand` (two cards short of a hand of six) that the
     /// restricted search keeps: its full table cut down to what `two`
@@ -300,24 +296,8 @@ impl Build<'_> {
         // target cheapest, all of them (the first in the table's order wins
         // among them). The rest of the cost is the same for every partner.
         for e in &two.every {
-            let made = |i: usize| {
-                let (l, r) = if e.partner_right {
-                    (e.value, layer.values[i])
-                } else {
-                    (layer.values[i], e.value)
-                };
-                matches!(e.op.apply(l, r, self.bound), Eval::Exact(t) if t == e.target)
-            };
-            let cost = |i: usize| {
-                let step = &layer.steps[i];
-                let (o, fixed) = ((step.cost, step.top()), (Cost::default(), Top::Number));
-                let (l, r) = if e.partner_right {
-                    (fixed, o)
-                } else {
-                    (o, fixed)
-                };
-                Cost::binary(e.op, l, r, false)
-            };
+            let made = |i: usize| e.makes(layer.values[i], self.bound);
+            let cost = |i: usize| e.cost(&layer.steps[i]);
             let least = (0..layer.values.len()).filter(|&i| made(i)).map(cost).min();
             for (i, keep) in keep.iter_mut().enumerate() {
                 if Some(cost(i)) == least && made(i) {
@@ -326,6 +306,41 @@ impl Build<'_> {
             }
         }
         full.keep(&keep, self.budget)
+    }
+}
+
+/// Gives `each` the partners of every target of `targets` for every value
+/// of `values` and operation in force, `value op o` and `o op value` (+ and
+/// × one way): `None` where every partner may do ([`partners`]).
+fn for_each_partner(
+    build: &Build<'_>,
+    values: &[Value],
+    targets: &Targets,
+    mut each: impl FnMut(Every, Option<&[Value]>),
+) {
+    let mut found = Vec::new();
+    for &t in &targets.values {
+        for &b in values {
+            for &op in build.ops {
+                for swap in [false, true] {
+                    if swap && op.is_commutative() {
+                        continue;
+                    }
+                    found.clear();
+                    let every = Every {
+                        op,
+                        partner_right: !swap,
+                        value: b,
+                        target: t,
+                    };
+                    if partners(op, swap, b, t, build.bound, &mut found) {
+                        each(every, None);
+                    } else {
+                        each(every, Some(&found));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -1019,25 +1034,8 @@ mod tests {
             // partner: the same value over either table.
             let choice = |layer: &Layer, e: &Every| {
                 (0..layer.values.len())
-                    .filter(|&i| {
-                        let o = layer.values[i];
-                        let (l, r) = if e.partner_right {
-                            (e.value, o)
-                        } else {
-                            (o, e.value)
-                        };
-                        matches!(e.op.apply(l, r, build.bound), Eval::Exact(t) if t == e.target)
-                    })
-                    .min_by_key(|&i| {
-                        let step = &layer.steps[i];
-                        let (o, fixed) = ((step.cost, step.top()), (Cost::default(), Top::Number));
-                        let (l, r) = if e.partner_right {
-                            (fixed, o)
-                        } else {
-                            (o, fixed)
-                        };
-                        (Cost::binary(e.op, l, r, false), i)
-                    })
+                    .filter(|&i| e.makes(layer.values[i], build.bound))
+                    .min_by_key(|&i| (e.cost(&layer.steps[i]), i))
                     .map(|i| layer.values[i])
             };
             // The same when nothing else is wanted, so that what a parent
