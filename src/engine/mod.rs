@@ -109,8 +109,10 @@ impl Solver {
     /// A solver whose solutions need not count the operations beyond the
     /// bound, so that [`Solver::solve_primes`] may search a hand's top and
     /// the sub-hands one card short of it for the few values that can
-    /// still become a prime instead of building their full tables (with a
-    /// prime ceiling of at most 1000 and functions nested at most once).
+    /// still become a prime instead of building their full tables, and
+    /// from six cards on keep only part of the tables of the sub-hands two
+    /// cards short (with a prime ceiling of at most 1000 and functions
+    /// nested at most once).
     /// Its solutions' [`Solution::pruned`] is then `None`.
     pub fn without_pruned_counts(self) -> Solver {
         Solver {

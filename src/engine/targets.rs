@@ -7,9 +7,12 @@
 //! fewer are asked only for the values that one more card can turn into
 //! those ([`Search::new`]): a small, fixed set, so their restricted tables
 //! ([`Build::restricted`]) are small and shared by every hand of a sweep,
-//! and the largest tables of a hand are never built. Smaller sub-hands keep
-//! their full tables. The price: operations beyond the bound are not
-//! counted (a `Solution` says so, see `Solution::pruned`).
+//! and the largest tables of a hand are never built. From six cards on,
+//! the sub-hands of two cards fewer keep only the part of their full tables
+//! that a card or a pair can turn into what is asked one level up
+//! ([`TwoShort`], [`Build::two_short`]). Smaller sub-hands keep their full
+//! tables. The price: operations beyond the bound are not counted (a
+//! `Solution` says so, see `Solution::pruned`).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
