@@ -257,21 +257,28 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// Two sizes written with as few decimals as tell them apart (at most
-/// three more than [`Bytes`] writes), so that a refusal never reads
-/// "about 12 GiB, more than the limit of 12 GiB".
+/// Two sizes in one unit (the larger's) written with as few decimals as
+/// tell them apart (at most three), so that a refusal never reads "about
+/// 12 GiB, more than the limit of 12 GiB" nor "10 GiB, more than 10.0 GiB".
 pub fn apart(a: u64, b: u64) -> (String, String) {
-    let (mut x, mut y) = (Bytes(a).to_string(), Bytes(b).to_string());
-    for decimals in 1..=3 {
-        if x != y {
-            break;
-        }
-        (x, y) = (
-            format!("{:.decimals$}", Bytes(a)),
-            format!("{:.decimals$}", Bytes(b)),
-        );
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let larger = a.max(b);
+    if larger < 1024 {
+        return (Bytes(a).to_string(), Bytes(b).to_string());
     }
-    (x, y)
+    let unit = (1..UNITS.len())
+        .take_while(|&u| larger >= 1u64 << (10 * u))
+        .last()
+        .unwrap_or(1);
+    let scale = (1u64 << (10 * unit)) as f64;
+    let (x, y) = (a as f64 / scale, b as f64 / scale);
+    let first = usize::from(x.max(y) < 10.0);
+    let write = |v: f64, d: usize| format!("{v:.d$} {}", UNITS[unit]);
+    let mut decimals = first;
+    while decimals < 3 && write(x, decimals) == write(y, decimals) {
+        decimals += 1;
+    }
+    (write(x, decimals), write(y, decimals))
 }
 
 /// Reads a size: a number of bytes with an optional unit K, M, G, T
@@ -411,6 +418,15 @@ mod tests {
         // Sizes far apart keep the usual rounding.
         let (need, limit) = apart(17 * gib, 12 * gib);
         assert_eq!((need.as_str(), limit.as_str()), ("17 GiB", "12 GiB"));
+        // Across a unit's edge: both in the larger's unit.
+        let (need, limit) = apart(10 * gib + gib / 5, 10 * gib - gib / 30);
+        assert_eq!((need.as_str(), limit.as_str()), ("10.2 GiB", "10.0 GiB"));
+        let (need, limit) = apart(gib, gib - (1 << 20));
+        assert_eq!((need.as_str(), limit.as_str()), ("1.000 GiB", "0.999 GiB"));
+        assert_eq!(
+            apart(100, 2 << 10),
+            ("0.1 KiB".to_string(), "2.0 KiB".to_string())
+        );
     }
 
     #[test]

@@ -51,7 +51,8 @@ pub struct Solver {
     search: Option<Arc<targets::Search>>,
     /// What sub-hands two cards short keep of their tables, once worked
     /// out.
-    two_short: std::sync::OnceLock<Arc<targets::TwoShort>>,
+    /// Worked out under the lock, once, by the first hand that needs it.
+    two_short: std::sync::Mutex<Option<Arc<targets::TwoShort>>>,
     /// Whether sub-hands two cards short may get restricted tables
     /// ([`Solver::with_one_restricted_level`]).
     two_levels: bool,
@@ -96,7 +97,7 @@ impl Solver {
             restricted: FxHashMap::default(),
             restricted2: FxHashMap::default(),
             search: None,
-            two_short: std::sync::OnceLock::new(),
+            two_short: std::sync::Mutex::new(None),
             two_levels: true,
             count_pruned: true,
             budget: Arc::clone(Budget::process()),
@@ -126,8 +127,12 @@ impl Solver {
     /// tables for those two cards short even from six cards on: the search
     /// as it was before, for comparisons.
     pub fn with_one_restricted_level(self) -> Solver {
+        // Tables restricted for two levels point into cut tables that this
+        // solver would no longer look up: they go.
         Solver {
             two_levels: false,
+            restricted: FxHashMap::default(),
+            restricted2: FxHashMap::default(),
             ..self
         }
     }
@@ -153,11 +158,27 @@ impl Solver {
         if cards < TWO_SHORT_FROM || !self.two_levels {
             return Ok(1);
         }
-        if self.two_short.get().is_none() {
-            let two = Arc::new(search.two_short(&self.build())?);
-            self.two_short.get_or_init(|| two);
-        }
+        self.two_short(search)?;
         Ok(2)
+    }
+
+    /// What sub-hands two cards short keep ([`targets::TwoShort`]), worked
+    /// out under the lock by the first hand that needs it (so that two
+    /// threads never both hold one).
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when it would pass the budget.
+    fn two_short(&self, search: &targets::Search) -> Result<Arc<targets::TwoShort>, SolveError> {
+        let mut held = self
+            .two_short
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(two) = held.as_ref() {
+            return Ok(Arc::clone(two));
+        }
+        let two = Arc::new(search.two_short(&self.build())?);
+        *held = Some(Arc::clone(&two));
+        Ok(two)
     }
 
     /// The table of `h` that hands of `top` cards solved at restricted
@@ -346,9 +367,10 @@ impl Solver {
             self.shared.extend(tables);
         }
         let none = FxHashMap::default();
-        if let Some(two) = self.two_short.get().cloned()
+        if let Some(search) = self.search.clone()
             && !restricted2.is_empty()
         {
+            let two = self.two_short(&search)?;
             let this = &*self;
             let build = this.build();
             let get = |s| this.sub_table(top, depth, &none, s);
@@ -589,7 +611,11 @@ impl Solver {
         // restricted ones and the top are a small part of the whole.
         self.build_missing(&build, &subs, &missing, &layers(&missing), &mut local)?;
         // The restricted sub-hands, the smaller first.
-        let two = self.two_short.get().filter(|_| depth >= 2);
+        let two = if depth >= 2 {
+            Some(self.two_short(search)?)
+        } else {
+            None
+        };
         for short in (1..=depth).rev() {
             for &x in subs.iter().filter(|s| s.len() + short == k) {
                 let held = match short {
@@ -600,9 +626,11 @@ impl Solver {
                     continue;
                 }
                 let get = |s| self.sub_table(k, depth, &local, s);
-                let table = match (short, two) {
-                    (2, Some(two)) => build.two_short(x, get, two)?,
-                    _ => build.restricted(x, get, &search.sub, &search.sub_below)?,
+                let table = if short == 2 {
+                    let two = two.as_ref().expect("worked out for depth 2");
+                    build.two_short(x, get, two)?
+                } else {
+                    build.restricted(x, get, &search.sub, &search.sub_below)?
                 };
                 local.insert(x, table);
             }

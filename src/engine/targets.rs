@@ -294,6 +294,12 @@ impl Build<'_> {
     ) -> Result<Table, SolveError> {
         let full = self.table(hand, get)?;
         let layer = &full.merged;
+        // The scratch of the cut: a mark per value here and in
+        // `Table::keep`, and a new index per value of the lower levels.
+        let values = layer.values.len() + full.levels.iter().map(|l| l.values.len()).sum::<usize>();
+        let _scratch = self
+            .budget
+            .charge(u64::try_from(values * 6).unwrap_or(u64::MAX))?;
         let mut keep: Vec<bool> = layer.values.iter().map(|&v| two.sub.contains(v)).collect();
         // An operation that takes any partner: the partners that make its
         // target cheapest, all of them (the first in the table's order wins
