@@ -58,6 +58,7 @@ impl BinOp {
     ];
 
     /// `a op b`, exact, or why not.
+    #[inline]
     pub fn apply(self, a: Value, b: Value, bound: u64) -> Eval {
         match self {
             BinOp::Add => Eval::bounded(a.checked_add(b), bound),
@@ -119,6 +120,15 @@ fn mul(a: Value, b: Value, bound: u64) -> Eval {
 fn div(a: Value, b: Value, bound: u64) -> Eval {
     if b == 0 {
         return Eval::Undefined;
+    }
+    // A nonzero quotient needs |a| >= |b|: this rejects half of all pairs
+    // without dividing.
+    if a.unsigned_abs() < b.unsigned_abs() {
+        return if a == 0 {
+            Eval::Exact(0)
+        } else {
+            Eval::Undefined
+        };
     }
     let quotient = match (i64::try_from(a), i64::try_from(b)) {
         (Ok(x), Ok(y)) if x != i64::MIN => (x % y == 0).then(|| Value::from(x / y)),

@@ -6,73 +6,92 @@ use crate::arith::Value;
 pub fn is_prime(v: Value) -> bool {
     match u64::try_from(v) {
         Ok(n) if n < 128 => SMALL_PRIMES & (1u128 << n) != 0,
+        Ok(n) if n % 2 == 0 => false,
+        Ok(n) if n < SIEVED => sieved(n),
         // Most composites have a small factor: 64-bit remainders are far
-        // cheaper than a Miller-Rabin round on 128-bit products.
+        // cheaper than a Miller-Rabin round.
         Ok(n) => {
-            n % 2 == 1
-                && ODD_FACTORS
-                    .iter()
-                    .all(|&(inv, max)| n.wrapping_mul(inv) > max)
-                && miller_rabin(n)
+            ODD_FACTORS
+                .iter()
+                .all(|&(inv, max)| n.wrapping_mul(inv) > max)
+                && remembered(n)
         }
         Err(_) => false,
     }
 }
 
-/// Deterministic Miller-Rabin for an odd `n` >= 128: bases 2, 7, 61 below
-/// 4,759,123,141 (in 64-bit arithmetic), else the seven bases of Jim
-/// Sinclair's set, which no composite below 2^64 passes (in Montgomery
-/// form, so that no step divides 128-bit numbers).
-fn miller_rabin(n: u64) -> bool {
-    if n < 4_759_123_141 {
-        return [2, 7, 61]
-            .iter()
-            .all(|&a| strong_probable_prime_small(n, a));
+/// Odd values below this are looked up in a bitmap (64 KiB).
+const SIEVED: u64 = 1 << 20;
+
+/// Whether odd `n` < [`SIEVED`] is prime: bit n / 2 of a sieve of
+/// Eratosthenes, built once.
+fn sieved(n: u64) -> bool {
+    static BITS: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    let bits = BITS.get_or_init(|| {
+        // Bit i stands for 2i + 1; set while not yet struck out.
+        let odd = usize::try_from(SIEVED / 2).expect("a small constant");
+        let mut bits = vec![u64::MAX; odd / 64];
+        bits[0] &= !1; // 1 is not prime
+        let mut i = 1;
+        while (2 * i + 1) * (2 * i + 1) < 2 * odd {
+            if bits[i / 64] >> (i % 64) & 1 == 1 {
+                let p = 2 * i + 1;
+                // Odd multiples of p from p²: indexes p²/2, then every p.
+                let mut j = p * p / 2;
+                while j < odd {
+                    bits[j / 64] &= !(1 << (j % 64));
+                    j += p;
+                }
+            }
+            i += 1;
+        }
+        bits
+    });
+    let i = usize::try_from(n / 2).expect("below SIEVED");
+    bits[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Slots of the per-thread memo of Miller-Rabin verdicts.
+const REMEMBERED: usize = 1 << 15;
+
+/// Miller-Rabin for odd `n` >= [`SIEVED`], through a small direct-mapped
+/// memo per thread (256 KiB): a sweep meets the same large values hand
+/// after hand (under powers and functions, about seven in eight of the
+/// values tested are repeats), and a prime costs up to seven rounds.
+fn remembered(n: u64) -> bool {
+    use std::cell::RefCell;
+    thread_local! {
+        // `n − 1 + verdict` for an odd n, so the slot keeps both; 0 is
+        // empty, as n − 1 >= SIEVED − 1 > 1.
+        static MEMO: RefCell<Vec<u64>> = RefCell::new(vec![0; REMEMBERED]);
     }
+    #[allow(clippy::cast_possible_truncation, reason = "the top bits of a hash")]
+    let slot =
+        (n.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - REMEMBERED.trailing_zeros())) as usize;
+    MEMO.with_borrow_mut(|memo| {
+        let held = memo[slot];
+        if held & !1 == n - 1 {
+            return held & 1 == 1;
+        }
+        let prime = miller_rabin(n);
+        memo[slot] = n - 1 + u64::from(prime);
+        prime
+    })
+}
+
+/// Deterministic Miller-Rabin for an odd `n` >= 128: bases 2, 7, 61 below
+/// 4,759,123,141, else the seven bases of Jim Sinclair's set, which no
+/// composite below 2^64 passes. Both in Montgomery form, so that no step
+/// divides (a 64-bit division costs several multiplications, a 128-bit one
+/// many more).
+fn miller_rabin(n: u64) -> bool {
     let m = Montgomery::new(n);
+    if n < 4_759_123_141 {
+        return [2, 7, 61].iter().all(|&a| m.strong_probable_prime(a));
+    }
     [2, 325, 9375, 28178, 450_775, 9_780_504, 1_795_265_022]
         .iter()
         .all(|&a| m.strong_probable_prime(a))
-}
-
-/// Whether odd `n` passes the strong test to base `a` (64-bit products
-/// below 2^32).
-fn strong_probable_prime_small(n: u64, a: u64) -> bool {
-    let a = a % n;
-    if a == 0 {
-        return true;
-    }
-    #[allow(
-        clippy::cast_possible_truncation,
-        reason = "a remainder modulo n < 2^64"
-    )]
-    let mul = |x: u64, y: u64| {
-        if n < 1 << 32 {
-            x * y % n
-        } else {
-            (u128::from(x) * u128::from(y) % u128::from(n)) as u64
-        }
-    };
-    let s = (n - 1).trailing_zeros();
-    let d = (n - 1) >> s;
-    let (mut x, mut base, mut e) = (1u64, a, d);
-    while e > 0 {
-        if e & 1 == 1 {
-            x = mul(x, base);
-        }
-        base = mul(base, base);
-        e >>= 1;
-    }
-    if x == 1 || x == n - 1 {
-        return true;
-    }
-    for _ in 1..s {
-        x = mul(x, x);
-        if x == n - 1 {
-            return true;
-        }
-    }
-    false
 }
 
 /// Arithmetic modulo an odd `n` in Montgomery form (R = 2^64).
@@ -98,8 +117,13 @@ impl Montgomery {
         for _ in 0..5 {
             inv = inv.wrapping_mul(2u64.wrapping_sub(n.wrapping_mul(inv)));
         }
-        let one = (u128::from(u64::MAX) % u128::from(n) + 1) as u64 % n;
-        let r2 = (u128::from(one) * u128::from(one) % u128::from(n)) as u64;
+        // Below 2^32, R mod n squared fits 64 bits: no 128-bit division.
+        let one = (u64::MAX % n + 1) % n;
+        let r2 = if n < 1 << 32 {
+            one * one % n
+        } else {
+            (u128::from(one) * u128::from(one) % u128::from(n)) as u64
+        };
         Montgomery { n, inv, one, r2 }
     }
 
@@ -275,6 +299,25 @@ mod tests {
             u64::MAX - 58,
         ] {
             assert_eq!(is_prime(n.into()), primal::is_prime(n), "{n}");
+        }
+    }
+
+    /// Every value near the edges where the test changes its arithmetic
+    /// (2^32, where R^2 mod n stops fitting 64 bits) or its bases
+    /// (4,759,123,141), and every value below 2^20 (the sieve's), against
+    /// `primal`, each twice (the memo's answer).
+    #[test]
+    fn miller_rabin_agrees_with_primal_at_its_edges() {
+        let edges = [1u64 << 32, 4_759_123_141];
+        let around = edges
+            .iter()
+            .flat_map(|&e| e - 50_000..e + 50_000)
+            .chain(0..1 << 20);
+        for n in around {
+            // The second time from the memo, where n is large enough.
+            for _ in 0..2 {
+                assert_eq!(is_prime(n.into()), primal::is_prime(n), "{n}");
+            }
         }
     }
 

@@ -536,7 +536,9 @@ impl Solver {
                     hand,
                     get,
                     |v| rules.allows_prime(v) && is_prime(v),
-                    rules.max_prime.is_some_and(|m| m <= 1 << 16),
+                    // Below 2^16, and for an even or small value, whether
+                    // it is a wanted prime is quicker told than looked up.
+                    |v| rules.max_prime.is_some_and(|m| m <= 1 << 16) || v < 128 || v % 2 == 0,
                 )?,
             }
         } else {

@@ -29,31 +29,39 @@ impl Build<'_> {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         wanted: impl Fn(Value) -> bool,
-        wanted_is_cheap: bool,
+        cheap: impl Fn(Value) -> bool,
     ) -> Result<Option<Table>, SolveError> {
         if !self.functions.is_empty() && self.depth > 1 {
             return Ok(None);
         }
         // A value goes through the set of distinct values when a function
         // prunes it (it must be counted once), or when telling whether it
-        // is wanted costs more than a lookup.
-        let prune_from = self.prune_from();
-        let dedup = |v: Value| !wanted_is_cheap || prune_from.is_some_and(|n| v >= n);
+        // is wanted costs more than a lookup (`cheap` says when not).
+        let limits: Vec<(Func, Option<Value>)> = self
+            .functions
+            .iter()
+            .map(|&f| (f, self.pruned_from(f)))
+            .collect();
+        let prune_from = limits.iter().filter_map(|&(_, n)| n).min();
+        let dedup = |v: Value| prune_from.is_some_and(|n| v >= n) || !cheap(v);
         // Only values that are wanted primes, or that a function can turn
         // into one, keep a witness; every other value is only counted,
         // once, for the function applications it prunes.
         let mut pruned = 0;
         let note = |v: Value, pruned: &mut u64| {
             let mut keep = wanted(v);
-            for &f in self.functions {
-                // √ is never pruned, and gives nothing off a square.
-                if f == Func::Sqrt && !may_be_square(v) {
-                    continue;
-                }
-                match f.apply(v, self.bound) {
-                    Eval::Pruned => *pruned += 1,
-                    Eval::Exact(w) if may_be_prime(f, v) && wanted(w) => keep = true,
-                    _ => {}
+            // No function applies to a negative value.
+            if v < 0 {
+                return keep;
+            }
+            for &(f, from) in &limits {
+                if from.is_some_and(|n| v >= n) {
+                    *pruned += 1;
+                } else if may_be_prime(f, v)
+                    && let Eval::Exact(w) = f.apply(v, self.bound)
+                    && wanted(w)
+                {
+                    keep = true;
                 }
             }
             keep
@@ -138,29 +146,24 @@ impl Build<'_> {
         }))
     }
 
-    /// The least value at which some function in force is pruned (T(n)
-    /// and n! grow with n, √n is never pruned), if any.
-    fn prune_from(&self) -> Option<Value> {
-        self.functions
-            .iter()
-            .filter_map(|&f| {
-                let pruned = |n: Value| f.apply(n, self.bound) == Eval::Pruned;
-                // n! is pruned from 21 at the latest, T(n) from 2^33.
-                let (mut lo, mut hi): (Value, Value) = (0, 1 << 33);
-                if !pruned(hi) {
-                    return None;
-                }
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if pruned(mid) {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                Some(lo)
-            })
-            .min()
+    /// The least value from which `f` is pruned, if any: T(n) and n!
+    /// grow with n, so they are pruned from some n on; √n never is.
+    fn pruned_from(&self, f: Func) -> Option<Value> {
+        let pruned = |n: Value| f.apply(n, self.bound) == Eval::Pruned;
+        // n! is pruned from 21 at the latest, T(n) from 2^33.
+        let (mut lo, mut hi): (Value, Value) = (0, 1 << 33);
+        if !pruned(hi) {
+            return None;
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pruned(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(lo)
     }
 
     /// The values of `hand` before any function is applied to it, as
@@ -182,8 +185,10 @@ impl Build<'_> {
             .iter()
             .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
             .sum();
+        // Sized for every value when a large odd one is sent through it
+        // (most values are large); it grows if need be.
         let mut seen = Seen::new(
-            if dedup(0) {
+            if dedup((1 << 32) + 1) {
                 (pairs.saturating_mul(self.ops.len()) / 4).min(1 << 20)
             } else {
                 0
@@ -366,7 +371,7 @@ impl Build<'_> {
 fn may_be_prime(f: Func, n: Value) -> bool {
     match f {
         Func::Tri | Func::Fact => n == 2,
-        Func::Sqrt => true,
+        Func::Sqrt => may_be_square(n),
     }
 }
 
@@ -684,7 +689,7 @@ mod tests {
         }
     }
 
-    /// What `prune_from` relies on: from the first pruned argument on,
+    /// What `pruned_from` relies on: from the first pruned argument on,
     /// T(n) and n! are pruned at every larger one, and √n never is.
     #[test]
     fn functions_are_pruned_from_one_argument_on() {
