@@ -329,7 +329,9 @@ impl Solver {
                 .flat_map(|h| h.proper_sub_hands())
                 .filter(|s| top - s.len() == n)
                 .collect();
-            subs.sort_unstable();
+            // By raw key: only the set matters, and comparing keys is far
+            // quicker than comparing value lists.
+            subs.sort_unstable_by_key(|h| h.key());
             subs.dedup();
             subs
         };
