@@ -58,7 +58,7 @@ impl BinOp {
     ];
 
     /// `a op b`, exact, or why not.
-    #[inline]
+    #[inline(always)]
     pub fn apply(self, a: Value, b: Value, bound: u64) -> Eval {
         match self {
             BinOp::Add => Eval::bounded(a.checked_add(b), bound),
@@ -141,6 +141,7 @@ fn div(a: Value, b: Value, bound: u64) -> Eval {
 }
 
 /// `base ^ exp` with `exp >= 0` and not `0^0`.
+#[inline(never)]
 fn pow(base: Value, exp: Value, bound: u64) -> Eval {
     if exp < 0 || (base == 0 && exp == 0) {
         return Eval::Undefined;
@@ -173,6 +174,7 @@ const CUBES_MOD_63: u64 = power_residues(3, 63);
 const FIFTHS_MOD_11: u64 = power_residues(5, 11);
 
 /// The exact `n`-th root of `x` (`n >= 2`, `x >= 0`), if there is one.
+#[inline(never)]
 fn root(x: Value, n: Value) -> Option<Value> {
     if n < 2 || x < 0 {
         return None;
