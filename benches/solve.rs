@@ -127,3 +127,52 @@ fn full_value_tables_six_cards() -> usize {
         .map(|&h| solver.solve(h).unwrap().values().unwrap().len())
         .sum()
 }
+
+/// The same values by the value-only path (`Solver::value_sets`): every
+/// distinct sub-multiset's values once, no witnesses, as the C baseline
+/// (`benches/c`) works them out.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn value_sets_six_cards() -> usize {
+    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Five)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect();
+    let solver = Solver::new(Rules::default()).unwrap();
+    let mut sets = solver.value_sets().unwrap();
+    hands
+        .iter()
+        .map(|&h| sets.values(h).unwrap().values().len())
+        .sum()
+}
+
+/// The value-only path on the 18,486 six-card hands `rank` deals: the C
+/// baseline's work (`benches/c/README.md`), counting each hand's primes up
+/// to 97 as it does.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn value_sets_six_cards_rank() -> usize {
+    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Rank)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect();
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    })
+    .unwrap();
+    let mut sets = solver.value_sets().unwrap();
+    hands
+        .iter()
+        .map(|&h| {
+            let set = sets.values(h).unwrap();
+            let values = set.values();
+            let from = values.partition_point(|&v| v < 2);
+            values[from..]
+                .iter()
+                .take_while(|&&v| v <= 97)
+                .filter(|&&v| prime_solve::prime::is_prime(v))
+                .count()
+        })
+        .sum()
+}

@@ -624,3 +624,89 @@ fn restricted_search_agrees_on_five_and_six_cards_under_every_combination() {
         .collect();
     assert_restricted_search_agrees_under(&hands, 97, &[Functions::NONE]);
 }
+
+/// The value-only path against the full tables: the same values and the
+/// same count of operations beyond the bound, under every combination of
+/// powers, juxtaposition and functions, under small bounds (where values
+/// are pruned, and where + − × ÷ leave the narrow arithmetic's range),
+/// and with functions nested twice; each set of sets shared across its
+/// hands, as a sweep shares them.
+#[test]
+fn value_sets_agree_with_the_full_tables() {
+    let mut all: Vec<(Rules, Vec<Hand>)> = Vec::new();
+    let sample = sample_of_three_and_four(5, 29);
+    for rules in every_combination()
+        .into_iter()
+        .filter(|r| r.max_prime.is_some())
+    {
+        all.push((rules, sample.clone()));
+    }
+    let base = Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    };
+    for max_value in [13, 200, 1000] {
+        for powers in [false, true] {
+            let rules = Rules {
+                powers,
+                max_value,
+                functions: Functions::ALL,
+                ..base
+            };
+            all.push((rules, sample_of_three_and_four(3, 41)));
+        }
+    }
+    let deeper = Rules {
+        functions: Functions::ALL,
+        function_depth: 2,
+        ..base
+    };
+    all.push((
+        deeper,
+        all_hands(Faces::Rank, 3).into_iter().step_by(7).collect(),
+    ));
+    let mut five = all_hands(Faces::Rank, 5)
+        .into_iter()
+        .step_by(97)
+        .collect::<Vec<_>>();
+    five.extend(all_hands(Faces::Rank, 6).into_iter().step_by(1499));
+    all.push((base, five));
+    for (rules, hands) in all {
+        let solver = Solver::new(rules).unwrap();
+        let mut sets = solver.value_sets().unwrap();
+        for &h in &hands {
+            let solution = solver.solve(h).unwrap();
+            let full = solution.values().unwrap();
+            let mine = sets.values(h).unwrap();
+            assert_eq!(mine.values(), full, "{h} under {}", rules.name());
+            assert_eq!(
+                Some(mine.pruned()),
+                solution.pruned(),
+                "{h} under {}",
+                rules.name()
+            );
+        }
+    }
+}
+
+/// A budget too small for the value-only path's sets is a refusal.
+#[test]
+fn value_sets_past_the_budget_are_refused() {
+    let rules = Rules {
+        faces: Faces::Rank,
+        powers: true,
+        functions: Functions::ALL,
+        ..Rules::default()
+    };
+    let solver = Solver::new(rules)
+        .unwrap()
+        .with_budget(prime_solve::engine::Budget::new(4 << 20));
+    let refused = solver.value_sets().and_then(|mut sets| {
+        sets.values(Hand::from_values(&[3, 5, 7, 9, 11]))
+            .map(|v| v.values().len())
+    });
+    assert!(
+        matches!(refused, Err(prime_solve::error::SolveError::Memory { .. })),
+        "{refused:?}"
+    );
+}

@@ -14,6 +14,7 @@ mod primes;
 mod seen;
 mod table;
 mod targets;
+mod values;
 
 use std::sync::Arc;
 
@@ -31,6 +32,7 @@ use crate::rules::RulesError;
 pub use budget::{Budget, Bytes, Charge, PER_THREAD, apart, default_limit, parse_size};
 pub use table::Table;
 use table::{Build, How, Layer};
+pub use values::{HandValues, ValueSets};
 
 /// Enumerates hands under one set of rules, keeping the tables of the
 /// sub-hands it has prepared.

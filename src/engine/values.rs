@@ -1,0 +1,547 @@
+//! Every value a hand makes, without witnesses: the value-only path.
+//!
+//! A full table ([`super::table`]) keeps, for each value, the cost and last
+//! step of its simplest witness, and ranks every candidate against the way
+//! it already holds. When only the values are wanted (`query --values`),
+//! [`ValueSets`] works out each distinct sub-hand's sorted set of values
+//! once instead: its juxtapositions, every split's `a op b` and its
+//! function levels, exactly the values of the table's merged layer, with
+//! the same count of operations beyond the bound. Duplicates go through a
+//! bitmap for values within ±2^23 (most of them; one bit set each) and a
+//! hash set for the others.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::Solver;
+use super::budget::{Budget, Charge, map_room};
+use super::table::{Build, directions, splits};
+use crate::arith::{BinOp, Eval, Value};
+use crate::error::SolveError;
+use crate::hand::Hand;
+
+/// Values within −SMALL..SMALL go through the bitmap (2 MiB).
+const SMALL: i64 = 1 << 23;
+
+/// The bitmap's words.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "2^18"
+)]
+const WORDS: usize = (2 * SMALL / 64) as usize;
+
+/// The sub-hands' sets of values, each worked out once; see the module.
+pub struct ValueSets<'s> {
+    build: Build<'s>,
+    sets: FxHashMap<Hand, Set>,
+    distinct: Distinct,
+}
+
+/// What [`ValueSets::values`] gives for one hand.
+pub struct HandValues {
+    values: Vec<Value>,
+    pruned: u64,
+    _charge: Charge,
+}
+
+impl HandValues {
+    /// Every value the hand makes, ascending.
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
+    /// Operations beyond the bound, over the hand's distinct sub-hands and
+    /// itself.
+    pub fn pruned(&self) -> u64 {
+        self.pruned
+    }
+}
+
+struct Set {
+    /// Ascending.
+    values: Vec<Value>,
+    /// Operations at this sub-hand whose result was beyond the bound.
+    pruned: u64,
+    #[allow(dead_code, reason = "held for its Drop, which gives the bytes back")]
+    charge: Charge,
+}
+
+impl Solver {
+    /// Every value a hand makes under this solver's rules, without
+    /// witnesses: see [`ValueSets`].
+    ///
+    /// ```
+    /// use prime_solve::{Hand, Rules, Solver};
+    ///
+    /// let solver = Solver::new(Rules::default())?;
+    /// let mut sets = solver.value_sets()?;
+    /// let hand = Hand::from_values(&[4, 6, 8]);
+    /// assert_eq!(sets.values(hand)?.values(), solver.solve(hand)?.values().unwrap());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when its scratch bitmap does not fit the
+    /// budget.
+    pub fn value_sets(&self) -> Result<ValueSets<'_>, SolveError> {
+        Ok(ValueSets {
+            build: self.build(),
+            sets: FxHashMap::default(),
+            distinct: Distinct::new(&self.budget)?,
+        })
+    }
+}
+
+impl ValueSets<'_> {
+    /// Every value `hand` makes, ascending (the values of
+    /// [`crate::Solution::values`]), and the operations beyond the bound
+    /// over its distinct sub-hands and itself ([`crate::Solution::pruned`]
+    /// of a solution that counts them). The sub-hands' sets are kept for
+    /// later hands; the hand's own is not (unless it was one of those).
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] when the sets do not fit the budget, and
+    /// [`SolveError::TooLarge`] for a set past the limit a table has.
+    pub fn values(&mut self, hand: Hand) -> Result<HandValues, SolveError> {
+        let subs = hand.proper_sub_hands();
+        let mut missing: Vec<Hand> = subs
+            .iter()
+            .copied()
+            .filter(|h| !self.sets.contains_key(h))
+            .collect();
+        missing.sort_by_key(|h| (h.len(), h.key()));
+        for h in missing {
+            let set = self.work_out(h)?;
+            self.sets.insert(h, set);
+        }
+        let below: u64 = subs.iter().map(|s| self.sets[s].pruned).sum();
+        let top = match self.sets.get(&hand) {
+            Some(set) => Set {
+                charge: self.build.budget.charge(bytes(set.values.len()))?,
+                values: set.values.clone(),
+                pruned: set.pruned,
+            },
+            None => self.work_out(hand)?,
+        };
+        Ok(HandValues {
+            values: top.values,
+            pruned: below + top.pruned,
+            _charge: top.charge,
+        })
+    }
+
+    /// The set of `hand`, whose sub-hands' sets are known: as
+    /// `Build::table` builds the table, level by level.
+    fn work_out(&mut self, hand: Hand) -> Result<Set, SolveError> {
+        let build = &self.build;
+        let mut pruned = 0;
+        let values = hand.values();
+        if let [card] = values[..] {
+            self.distinct.add(card.into());
+        } else {
+            if build.juxtapose {
+                let (joins, p) = build.joins(&values);
+                pruned += p;
+                for (v, _) in joins {
+                    self.distinct.add(v);
+                }
+            }
+            for split in splits(hand) {
+                let (x, y) = (&self.sets[&split.x].values, &self.sets[&split.y].values);
+                pruned += pairs(build, x, y, split.same, &mut self.distinct)?;
+                build.check(hand, self.distinct.len())?;
+            }
+        }
+        let (mut merged, mut charge) = self.distinct.take_sorted(build.budget)?;
+        if !build.functions.is_empty() {
+            let mut below_charge = build.budget.charge(bytes(merged.len()))?;
+            let mut below = merged.clone();
+            for _ in 0..build.depth {
+                if below.is_empty() {
+                    break;
+                }
+                for &v in &below {
+                    for &f in build.functions {
+                        match f.apply(v, build.bound) {
+                            Eval::Exact(w) => self.distinct.add(w),
+                            Eval::Pruned => pruned += 1,
+                            Eval::Undefined => {}
+                        }
+                    }
+                }
+                build.check(hand, self.distinct.len())?;
+                let (next, next_charge) = self.distinct.take_sorted(build.budget)?;
+                let union_charge = build.budget.charge(bytes(merged.len() + next.len()))?;
+                merged = union(&merged, &next);
+                charge = union_charge;
+                (below, below_charge) = (next, next_charge);
+            }
+            drop(below_charge);
+        }
+        Ok(Set {
+            values: merged,
+            pruned,
+            charge,
+        })
+    }
+}
+
+/// Every `a op b` of one split, as the full table's `split_all` tries
+/// them (`directions`), into `out`; gives how many went beyond the bound.
+fn pairs(
+    build: &Build,
+    x: &[Value],
+    y: &[Value],
+    same: bool,
+    out: &mut Distinct,
+) -> Result<u64, SolveError> {
+    let max_abs = |s: &[Value]| {
+        let end = |v: Option<&Value>| v.map_or(0, |v| v.unsigned_abs());
+        end(s.first()).max(end(s.last()))
+    };
+    let (mx, my) = (max_abs(x), max_abs(y));
+    // + − × ÷ of values within 2^31 stay within 2^62: 64-bit arithmetic,
+    // with the bound checked on the result only where a result can pass it.
+    let narrow = mx <= 1 << 31 && my <= 1 << 31;
+    let mut pruned = 0;
+    if narrow {
+        let four = Four::of(build.ops);
+        out.reserve(x.len() * y.len() * four.count())?;
+        pruned += if (mx * my).max(mx + my) > u128::from(build.bound) {
+            narrow_pairs::<true>(four, build.bound, x, y, same, out)
+        } else {
+            narrow_pairs::<false>(four, build.bound, x, y, same, out)
+        };
+        out.failed()?;
+    }
+    for &op in build.ops {
+        if narrow && op <= BinOp::Div {
+            continue;
+        }
+        for (i, &a) in x.iter().enumerate() {
+            for (j, &b) in y.iter().enumerate() {
+                let [forward, back] = directions(op, same, i, j);
+                for (go, l, r) in [(forward, a, b), (back, b, a)] {
+                    if go {
+                        match op.apply(l, r, build.bound) {
+                            Eval::Exact(v) => out.add(v),
+                            Eval::Pruned => pruned += 1,
+                            Eval::Undefined => {}
+                        }
+                    }
+                }
+            }
+            out.failed()?;
+        }
+    }
+    Ok(pruned)
+}
+
+/// Which of + − × ÷ are in force.
+#[derive(Clone, Copy)]
+struct Four {
+    add: bool,
+    sub: bool,
+    mul: bool,
+    div: bool,
+}
+
+impl Four {
+    fn of(ops: &[BinOp]) -> Four {
+        Four {
+            add: ops.contains(&BinOp::Add),
+            sub: ops.contains(&BinOp::Sub),
+            mul: ops.contains(&BinOp::Mul),
+            div: ops.contains(&BinOp::Div),
+        }
+    }
+
+    /// The most results one pair can give.
+    fn count(self) -> usize {
+        usize::from(self.add)
+            + 2 * usize::from(self.sub)
+            + usize::from(self.mul)
+            + 2 * usize::from(self.div)
+    }
+}
+
+/// [`pairs`] for + − × ÷ on values within 2^31, in `i64`, every operation
+/// of a pair at once; `CHECK`: whether a result may pass the bound.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "both sides hold values within 2^31 (`pairs`)"
+)]
+fn narrow_pairs<const CHECK: bool>(
+    four: Four,
+    bound: u64,
+    x: &[Value],
+    y: &[Value],
+    same: bool,
+    out: &mut Distinct,
+) -> u64 {
+    let mut pruned = 0;
+    let mut put = |v: i64, out: &mut Distinct| {
+        if CHECK && v.unsigned_abs() > bound {
+            pruned += 1;
+        } else {
+            out.add_narrow(v);
+        }
+    };
+    for (i, &a) in x.iter().enumerate() {
+        let a = a as i64;
+        for (j, &b) in y.iter().enumerate() {
+            let b = b as i64;
+            // With equal sides, + and × once per unordered pair and no
+            // y op x (`directions`).
+            let both = !same || j >= i;
+            if four.add && both {
+                put(a + b, out);
+            }
+            if four.sub {
+                put(a - b, out);
+                if !same {
+                    put(b - a, out);
+                }
+            }
+            if four.mul && both {
+                put(a * b, out);
+            }
+            if four.div {
+                if let Some(q) = exact_quotient(a, b) {
+                    put(q, out);
+                }
+                if !same && let Some(q) = exact_quotient(b, a) {
+                    put(q, out);
+                }
+            }
+        }
+    }
+    pruned
+}
+
+/// `a ÷ b` when exact.
+#[inline(always)]
+fn exact_quotient(a: i64, b: i64) -> Option<i64> {
+    // A nonzero quotient needs |a| >= |b|: most pairs need no division.
+    if b == 0 || (a != 0 && a.unsigned_abs() < b.unsigned_abs()) {
+        return None;
+    }
+    (a % b == 0).then(|| a / b)
+}
+
+/// The union of two ascending lists, ascending.
+fn union(a: &[Value], b: &[Value]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        out.push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// Bytes of a set of `n` values.
+fn bytes(n: usize) -> u64 {
+    (n * size_of::<Value>()) as u64
+}
+
+/// The distinct values offered since the last [`Distinct::take_sorted`].
+/// Offering a value cannot fail: an offer that would pass the budget is
+/// recorded, and [`Distinct::failed`] gives it after the loop.
+struct Distinct {
+    /// Bit v + SMALL for each value v within −SMALL..SMALL offered.
+    bits: Box<[u64; WORDS]>,
+    /// The radix sort's second buffer.
+    spare: Vec<i64>,
+    /// Those values, in the order first offered.
+    small: Vec<i64>,
+    /// The others.
+    large: FxHashMap<Value, ()>,
+    /// The scratch's memory: the bitmap and the list's capacity.
+    charge: Charge,
+    large_charge: Charge,
+    /// The first refusal since the last [`Distinct::failed`].
+    error: Option<SolveError>,
+    budget: Arc<Budget>,
+}
+
+impl Distinct {
+    fn new(budget: &Arc<Budget>) -> Result<Distinct, SolveError> {
+        let charge = budget.charge((WORDS * size_of::<u64>()) as u64)?;
+        let bits: Box<[u64; WORDS]> = vec![0; WORDS].try_into().expect("WORDS long");
+        Ok(Distinct {
+            bits,
+            spare: Vec::new(),
+            small: Vec::new(),
+            large: FxHashMap::default(),
+            charge,
+            large_charge: Charge::default(),
+            error: None,
+            budget: Arc::clone(budget),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.small.len() + self.large.len()
+    }
+
+    /// The refusal of an offer since the last call, if any.
+    fn failed(&mut self) -> Result<(), SolveError> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    /// Room for `more` values within ±SMALL (at most as many as the
+    /// bitmap holds), charged first.
+    fn reserve(&mut self, more: usize) -> Result<(), SolveError> {
+        let most = usize::try_from(2 * SMALL).expect("a small constant");
+        let more = more.min(most - self.small.len());
+        if self.small.capacity() - self.small.len() >= more {
+            return Ok(());
+        }
+        let grown = (self.small.len() + more).max(2 * self.small.capacity());
+        let bytes = ((grown - self.small.capacity()) * size_of::<i64>()) as u64;
+        let charge = self.budget.charge(bytes)?;
+        self.small
+            .try_reserve_exact(grown - self.small.len())
+            .map_err(|_| self.budget.refusal(bytes))?;
+        self.charge.absorb(charge);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn add(&mut self, v: Value) {
+        match i64::try_from(v) {
+            Ok(v) => self.add_narrow(v),
+            Err(_) => self.add_large(v),
+        }
+    }
+
+    #[inline(always)]
+    #[allow(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_truncation,
+        reason = "v + SMALL lies in 0..2 SMALL"
+    )]
+    fn add_narrow(&mut self, v: i64) {
+        if (-SMALL..SMALL).contains(&v) {
+            self.add_small(v);
+        } else {
+            self.add_large(v.into());
+        }
+    }
+
+    /// [`Distinct::add_narrow`] for a value within −SMALL..SMALL.
+    #[inline(always)]
+    #[allow(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_truncation,
+        reason = "v + SMALL lies in 0..2 SMALL"
+    )]
+    fn add_small(&mut self, v: i64) {
+        let at = (v + SMALL) as usize;
+        // Masked, though `at` is in range: no bounds check in the loop.
+        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
+        if self.bits[word] & bit == 0 {
+            self.bits[word] |= bit;
+            if self.small.len() == self.small.capacity()
+                && let Err(e) = self.reserve(1)
+            {
+                self.error.get_or_insert(e);
+                return;
+            }
+            self.small.push(v);
+        }
+    }
+
+    #[inline(never)]
+    fn add_large(&mut self, v: Value) {
+        match map_room(&mut self.large, &mut self.large_charge, &self.budget, 1) {
+            Ok(()) => {
+                self.large.insert(v, ());
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// The distinct values offered, ascending, charged to `budget`; the
+    /// scratch is left empty for the next set.
+    #[allow(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_truncation,
+        reason = "v + SMALL lies in 0..2 SMALL"
+    )]
+    fn take_sorted(&mut self, budget: &Arc<Budget>) -> Result<(Vec<Value>, Charge), SolveError> {
+        self.failed()?;
+        let n = self.len();
+        let charge = budget.charge(bytes(n))?;
+        let _sorting = budget.charge(bytes(self.large.len()))?;
+        let short = self.small.len().saturating_sub(self.spare.capacity());
+        if short > 0 {
+            let bytes = (short * size_of::<i64>()) as u64;
+            let grown = self.budget.charge(bytes)?;
+            self.spare.clear();
+            self.spare
+                .try_reserve_exact(self.small.len())
+                .map_err(|_| self.budget.refusal(bytes))?;
+            self.charge.absorb(grown);
+        }
+        for &v in &self.small {
+            self.bits[(v + SMALL) as usize / 64] = 0;
+        }
+        radix_sort(&mut self.small, &mut self.spare);
+        let mut large: Vec<Value> = self.large.drain().map(|(v, ())| v).collect();
+        large.sort_unstable();
+        // The large values lie outside ±SMALL: the negatives before the
+        // small ones, the positives after.
+        let negative = large.partition_point(|&v| v < 0);
+        let mut out = Vec::with_capacity(n);
+        out.extend_from_slice(&large[..negative]);
+        out.extend(self.small.drain(..).map(Value::from));
+        out.extend_from_slice(&large[negative..]);
+        Ok((out, charge))
+    }
+}
+
+/// Sorts values within −SMALL..SMALL: two passes of 12 bits on v + SMALL
+/// (a comparison sort for short lists).
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_truncation,
+    reason = "v + SMALL lies in 0..2^24"
+)]
+fn radix_sort(values: &mut Vec<i64>, spare: &mut Vec<i64>) {
+    if values.len() < 256 {
+        values.sort_unstable();
+        return;
+    }
+    let digit = |v: i64, pass: u32| ((v + SMALL) as usize >> (12 * pass)) & 0xFFF;
+    let mut from = std::mem::take(values);
+    let mut to = std::mem::take(spare);
+    to.clear();
+    to.resize(from.len(), 0);
+    for pass in 0..2 {
+        let mut start = [0usize; 4096];
+        for &v in &from {
+            start[digit(v, pass)] += 1;
+        }
+        let mut sum = 0;
+        for s in &mut start {
+            (*s, sum) = (sum, sum + *s);
+        }
+        for &v in &from {
+            let d = digit(v, pass);
+            to[start[d]] = v;
+            start[d] += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    (*values, *spare) = (from, to);
+}
