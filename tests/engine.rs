@@ -710,3 +710,34 @@ fn value_sets_past_the_budget_are_refused() {
         "{refused:?}"
     );
 }
+
+/// A request far too large for the value-only path is refused by its
+/// projection, before the sets are worked out.
+#[test]
+fn value_sets_too_large_are_refused_by_the_projection() {
+    let rules = Rules {
+        faces: Faces::Rank,
+        powers: true,
+        juxtapose: true,
+        functions: Functions::ALL,
+        max_prime: None,
+        ..Rules::default()
+    };
+    let solver = Solver::new(rules)
+        .unwrap()
+        .with_budget(prime_solve::engine::Budget::new(1 << 30));
+    let refused = solver.value_sets().and_then(|mut sets| {
+        sets.values(Hand::from_values(&[3, 5, 7, 9, 11, 13]))
+            .map(|v| v.values().len())
+    });
+    assert!(
+        matches!(
+            refused,
+            Err(prime_solve::error::SolveError::Memory {
+                estimated: true,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+}

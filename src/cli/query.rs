@@ -31,12 +31,27 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         solver
     };
     let spinner = Spinner::start("solving", false);
-    let solution = if primes_only {
+    // Every value asked for: the primes and their witnesses from the
+    // search for primes (its projection refuses at once what cannot fit),
+    // then the values and the operations beyond the bound from the
+    // value-only path, which keeps no witnesses, unless that search had to
+    // build the full table anyway: the same answers as one full search, in
+    // a fraction of its time and memory.
+    let solution = if primes_only || args.values {
         solver.solve_primes(hand)?
     } else {
         solver.solve(hand)?
     };
+    let every = match solution.values() {
+        Some(_) => None,
+        None if args.values => Some(solver.value_sets()?.values(hand)?),
+        None => None,
+    };
     drop(spinner);
+    let pruned = match &every {
+        Some(every) => Some(every.pruned()),
+        None => solution.pruned(),
+    };
     let style = args.style.style(args.output.ascii);
     let primes: Vec<PrimeJson> = solution
         .primes()
@@ -49,8 +64,28 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                 .render_with(style),
         })
         .collect();
-    let values = solution.values().unwrap_or_default();
+    let values = match &every {
+        Some(every) => every.values(),
+        None => solution.values().unwrap_or_default(),
+    };
     let found = !primes.is_empty();
+    // The list of values can run to millions (hundreds of megabytes of
+    // text): room for it is made first, or the request refused.
+    let _room = if args.values {
+        let per_value: u64 = match args.output.format {
+            // A JSON number in the tree, then a line of pretty output.
+            Format::Json => 128,
+            // At most 40 digits and a space.
+            Format::Text => 41,
+        };
+        Some(
+            solver
+                .budget()
+                .room_for_output(values.len() as u64 * per_value)?,
+        )
+    } else {
+        None
+    };
     let text = match args.output.format {
         Format::Json => {
             let mut j = json::hand_header(hand, &rules);
@@ -68,7 +103,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             j.insert("primes".into(), list.into());
             j.insert("highest_prime".into(), top);
             j.insert("highest_prime_text".into(), top_text);
-            j.insert("pruned".into(), solution.pruned().into());
+            j.insert("pruned".into(), pruned.into());
             if args.values {
                 let list: Vec<serde_json::Value> =
                     values.iter().map(|&v| json::integer(v)).collect();
@@ -78,6 +113,13 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         }
         Format::Text => {
             let mut out = String::new();
+            // Made room for above: the list's text is written into it
+            // without growing it.
+            if args.values {
+                out.try_reserve(values.len() * 41 + 4096).map_err(|_| {
+                    anyhow::anyhow!("not enough memory to write {} values", values.len())
+                })?;
+            }
             writeln!(out, "hand: {hand}")?;
             writeln!(out, "rules: {} ({})", rules.name(), rules.describe())?;
             match primes.last() {
@@ -91,7 +133,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                     writeln!(out, "highest prime: {} = {}", top.value, top.witness)?;
                 }
             }
-            if let Some(n) = solution.pruned().filter(|&n| n > 0) {
+            if let Some(n) = pruned.filter(|&n| n > 0) {
                 writeln!(
                     out,
                     "pruned: {} beyond ±{} and {} not followed",
@@ -101,9 +143,11 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
                 )?;
             }
             if args.values {
-                let list: Vec<String> = values.iter().map(Value::to_string).collect();
-                let count = plural(values.len(), "value", "values");
-                writeln!(out, "{count}: {}", list.join(" "))?;
+                write!(out, "{}:", plural(values.len(), "value", "values"))?;
+                for v in values {
+                    write!(out, " {v}")?;
+                }
+                writeln!(out)?;
             }
             out
         }

@@ -113,6 +113,23 @@ impl Budget {
         }
     }
 
+    /// Room for `bytes` of output a command is about to build in memory
+    /// (a list of millions of values): charged, and tried on the
+    /// allocator, so that output too large for the machine is a refusal
+    /// like any other, not an abort. The charge is held until dropped.
+    ///
+    /// # Errors
+    /// [`SolveError::Memory`] past the limit, [`SolveError::Refused`] when
+    /// the machine cannot give that much.
+    pub fn room_for_output(self: &Arc<Self>, bytes: u64) -> Result<Charge, SolveError> {
+        let charge = self.charge(bytes)?;
+        let mut probe: Vec<u8> = Vec::new();
+        probe
+            .try_reserve_exact(usize::try_from(bytes).unwrap_or(usize::MAX))
+            .map_err(|_| self.refusal(bytes))?;
+        Ok(charge)
+    }
+
     /// Refuses at once a request estimated to need `bytes` more than is in
     /// use: a search that cannot finish is refused in seconds, not after
     /// filling the budget.

@@ -271,6 +271,16 @@ impl Solver {
         plan: &[(usize, usize)],
         mean: impl Fn(usize) -> Option<f64>,
     ) -> Result<(), SolveError> {
+        self.foresee_at(plan, mean, self.bytes_per_value())
+    }
+
+    /// [`Solver::foresee`] for sets that hold `per_value` bytes a value.
+    fn foresee_at(
+        &self,
+        plan: &[(usize, usize)],
+        mean: impl Fn(usize) -> Option<f64>,
+        per_value: u64,
+    ) -> Result<(), SolveError> {
         let Some(&(first, _)) = plan.first() else {
             return Ok(());
         };
@@ -283,7 +293,7 @@ impl Solver {
         if a < 1.0 {
             return Ok(());
         }
-        let per_value = self.bytes_per_value() as f64;
+        let per_value = per_value as f64;
         let bytes: f64 = plan
             .iter()
             .map(|&(size, count)| {

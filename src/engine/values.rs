@@ -34,8 +34,12 @@ const WORDS: usize = (2 * SMALL / 64) as usize;
 
 /// The sub-hands' sets of values, each worked out once; see the module.
 pub struct ValueSets<'s> {
+    solver: &'s Solver,
     build: Build<'s>,
     sets: FxHashMap<Hand, Set>,
+    sets_charge: Charge,
+    /// The values held by the sets of each size, and how many sets.
+    sizes: [(usize, usize); 7],
     distinct: Distinct,
 }
 
@@ -87,8 +91,11 @@ impl Solver {
     /// budget.
     pub fn value_sets(&self) -> Result<ValueSets<'_>, SolveError> {
         Ok(ValueSets {
+            solver: self,
             build: self.build(),
             sets: FxHashMap::default(),
+            sets_charge: Charge::default(),
+            sizes: [(0, 0); 7],
             distinct: Distinct::new(&self.budget)?,
         })
     }
@@ -112,15 +119,42 @@ impl ValueSets<'_> {
             .filter(|h| !self.sets.contains_key(h))
             .collect();
         missing.sort_by_key(|h| (h.len(), h.key()));
-        for h in missing {
-            let set = self.work_out(h)?;
-            self.sets.insert(h, set);
+        // Size by size, each projected first from the growth measured on
+        // the sizes below, as the full search projects its tables: a
+        // request too large is refused before it is worked out.
+        let mut plan = super::layers(&missing);
+        if !self.sets.contains_key(&hand) {
+            plan.push((hand.len(), 1));
+        }
+        let mut at = 0;
+        for (step, &(size, count)) in plan.iter().enumerate() {
+            let sizes = self.sizes;
+            let mean = |k: usize| {
+                let (values, sets) = sizes.get(k).copied().unwrap_or_default();
+                (sets > 0).then(|| values as f64 / sets as f64)
+            };
+            self.solver.foresee_at(&plan[step..], mean, bytes(1))?;
+            if size == hand.len() {
+                break;
+            }
+            for &h in &missing[at..at + count] {
+                let set = self.work_out(h)?;
+                self.sizes[h.len()].0 += set.values.len();
+                self.sizes[h.len()].1 += 1;
+                map_room(&mut self.sets, &mut self.sets_charge, self.build.budget, 1)?;
+                self.sets.insert(h, set);
+            }
+            at += count;
         }
         let below: u64 = subs.iter().map(|s| self.sets[s].pruned).sum();
         let top = match self.sets.get(&hand) {
             Some(set) => Set {
                 charge: self.build.budget.charge(bytes(set.values.len()))?,
-                values: set.values.clone(),
+                values: {
+                    let mut copy = room(set.values.len(), self.build.budget)?;
+                    copy.extend_from_slice(&set.values);
+                    copy
+                },
                 pruned: set.pruned,
             },
             None => self.work_out(hand)?,
@@ -157,7 +191,8 @@ impl ValueSets<'_> {
         let (mut merged, mut charge) = self.distinct.take_sorted(build.budget)?;
         if !build.functions.is_empty() {
             let mut below_charge = build.budget.charge(bytes(merged.len()))?;
-            let mut below = merged.clone();
+            let mut below = room(merged.len(), build.budget)?;
+            below.extend_from_slice(&merged);
             for _ in 0..build.depth {
                 if below.is_empty() {
                     break;
@@ -174,7 +209,7 @@ impl ValueSets<'_> {
                 build.check(hand, self.distinct.len())?;
                 let (next, next_charge) = self.distinct.take_sorted(build.budget)?;
                 let union_charge = build.budget.charge(bytes(merged.len() + next.len()))?;
-                merged = union(&merged, &next);
+                merged = union(&merged, &next, build.budget)?;
                 charge = union_charge;
                 (below, below_charge) = (next, next_charge);
             }
@@ -332,8 +367,8 @@ fn exact_quotient(a: i64, b: i64) -> Option<i64> {
 }
 
 /// The union of two ascending lists, ascending.
-fn union(a: &[Value], b: &[Value]) -> Vec<Value> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
+fn union(a: &[Value], b: &[Value], budget: &Budget) -> Result<Vec<Value>, SolveError> {
+    let mut out = room(a.len() + b.len(), budget)?;
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         let (x, y) = (a[i], b[j]);
@@ -343,7 +378,16 @@ fn union(a: &[Value], b: &[Value]) -> Vec<Value> {
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
-    out
+    Ok(out)
+}
+
+/// An empty list with room for `n` items, or the machine's refusal (the
+/// bytes are charged by the caller first).
+fn room<T>(n: usize, budget: &Budget) -> Result<Vec<T>, SolveError> {
+    let mut list = Vec::new();
+    list.try_reserve_exact(n)
+        .map_err(|_| budget.refusal((n * size_of::<T>()) as u64))?;
+    Ok(list)
 }
 
 /// Bytes of a set of `n` values.
@@ -374,7 +418,9 @@ struct Distinct {
 impl Distinct {
     fn new(budget: &Arc<Budget>) -> Result<Distinct, SolveError> {
         let charge = budget.charge((WORDS * size_of::<u64>()) as u64)?;
-        let bits: Box<[u64; WORDS]> = vec![0; WORDS].try_into().expect("WORDS long");
+        let mut bits: Vec<u64> = room(WORDS, budget)?;
+        bits.resize(WORDS, 0);
+        let bits: Box<[u64; WORDS]> = bits.into_boxed_slice().try_into().expect("WORDS long");
         Ok(Distinct {
             bits,
             spare: Vec::new(),
@@ -497,12 +543,13 @@ impl Distinct {
             self.bits[(v + SMALL) as usize / 64] = 0;
         }
         radix_sort(&mut self.small, &mut self.spare);
-        let mut large: Vec<Value> = self.large.drain().map(|(v, ())| v).collect();
+        let mut large: Vec<Value> = room(self.large.len(), budget)?;
+        large.extend(self.large.drain().map(|(v, ())| v));
         large.sort_unstable();
         // The large values lie outside ±SMALL: the negatives before the
         // small ones, the positives after.
         let negative = large.partition_point(|&v| v < 0);
-        let mut out = Vec::with_capacity(n);
+        let mut out = room(n, budget)?;
         out.extend_from_slice(&large[..negative]);
         out.extend(self.small.drain(..).map(Value::from));
         out.extend_from_slice(&large[negative..]);
