@@ -110,16 +110,21 @@ fn four_cards_every_rule_all_values() -> usize {
         .len()
 }
 
+/// Every six-card hand `faces` deals.
+fn six_card_hands(faces: Faces) -> Vec<Hand> {
+    prime_solve::deck::deal(6, faces)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect()
+}
+
 /// Full value tables (`Solver::solve(..).values()`) of every six-card hand
 /// dealt under `five` (4,965 hands of values 1-10), sub-hand tables shared:
 /// the work a plain subset DP in C does (README, Performance).
 #[divan::bench(sample_count = 1, sample_size = 1)]
 fn full_value_tables_six_cards() -> usize {
-    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Five)
-        .0
-        .iter()
-        .map(|d| d.hand)
-        .collect();
+    let hands = six_card_hands(Faces::Five);
     let mut solver = Solver::new(Rules::default()).unwrap();
     solver.prepare(&hands).unwrap();
     hands
@@ -133,11 +138,7 @@ fn full_value_tables_six_cards() -> usize {
 /// (`benches/c`) works them out.
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn value_sets_six_cards() -> usize {
-    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Five)
-        .0
-        .iter()
-        .map(|d| d.hand)
-        .collect();
+    let hands = six_card_hands(Faces::Five);
     let solver = Solver::new(Rules::default()).unwrap();
     let mut sets = solver.value_sets().unwrap();
     hands
@@ -151,11 +152,7 @@ fn value_sets_six_cards() -> usize {
 /// to 97 as it does.
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn value_sets_six_cards_rank() -> usize {
-    let hands: Vec<Hand> = prime_solve::deck::deal(6, Faces::Rank)
-        .0
-        .iter()
-        .map(|d| d.hand)
-        .collect();
+    let hands = six_card_hands(Faces::Rank);
     let solver = Solver::new(Rules {
         faces: Faces::Rank,
         ..Rules::default()

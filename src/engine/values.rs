@@ -469,11 +469,6 @@ impl Distinct {
     }
 
     #[inline(always)]
-    #[allow(
-        clippy::cast_sign_loss,
-        clippy::cast_possible_truncation,
-        reason = "v + SMALL lies in 0..2 SMALL"
-    )]
     fn add_narrow(&mut self, v: i64) {
         if (-SMALL..SMALL).contains(&v) {
             self.add_small(v);
