@@ -741,3 +741,28 @@ fn value_sets_too_large_are_refused_by_the_projection() {
         "{refused:?}"
     );
 }
+
+/// A refusal leaves nothing behind: the next hand's values are its own.
+#[test]
+fn value_sets_after_a_refusal_start_clean() {
+    for functions in [Functions::NONE, Functions::ALL] {
+        let rules = Rules {
+            powers: true,
+            juxtapose: true,
+            functions,
+            ..Rules::default()
+        };
+        let solver = Solver::new(rules).unwrap().with_value_limit(2000);
+        let mut sets = solver.value_sets().unwrap();
+        assert!(sets.values(Hand::from_values(&[2, 3, 7, 9, 10])).is_err());
+        for hand in [&[5][..], &[4, 6]] {
+            let hand = Hand::from_values(hand);
+            let full = solver.solve(hand).unwrap();
+            assert_eq!(
+                sets.values(hand).unwrap().values(),
+                full.values().unwrap(),
+                "{hand}"
+            );
+        }
+    }
+}

@@ -131,6 +131,13 @@ fn the_memory_limit_reads_sizes() {
         .args(["query", "4", "6", "8", "--memory-limit", "64M"])
         .assert()
         .success();
+    // Every value within 1 MiB: the value-only path does without its
+    // 2 MiB bitmap.
+    prime_solve()
+        .args(["query", "4", "6", "8", "--values", "--memory-limit", "1M"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("28 values: -44 -26"));
     fails_with(
         prime_solve().args([
             "query",

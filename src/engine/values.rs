@@ -169,6 +169,16 @@ impl ValueSets<'_> {
     /// The set of `hand`, whose sub-hands' sets are known: as
     /// `Build::table` builds the table, level by level.
     fn work_out(&mut self, hand: Hand) -> Result<Set, SolveError> {
+        let set = self.work_out_from_scratch(hand);
+        if set.is_err() {
+            self.distinct.reset();
+        }
+        set
+    }
+
+    /// [`ValueSets::work_out`], which leaves the scratch empty on success
+    /// only.
+    fn work_out_from_scratch(&mut self, hand: Hand) -> Result<Set, SolveError> {
         let build = &self.build;
         let mut pruned = 0;
         let values = hand.values();
@@ -399,8 +409,10 @@ fn bytes(n: usize) -> u64 {
 /// Offering a value cannot fail: an offer that would pass the budget is
 /// recorded, and [`Distinct::failed`] gives it after the loop.
 struct Distinct {
-    /// Bit v + SMALL for each value v within −SMALL..SMALL offered.
-    bits: Box<[u64; WORDS]>,
+    /// Bit v + SMALL for each value v within −SMALL..SMALL offered; none
+    /// when the budget cannot spare its 2 MiB (every value then goes
+    /// through the hash set).
+    bits: Option<Box<[u64; WORDS]>>,
     /// The radix sort's second buffer.
     spare: Vec<i64>,
     /// Those values, in the order first offered.
@@ -417,10 +429,17 @@ struct Distinct {
 
 impl Distinct {
     fn new(budget: &Arc<Budget>) -> Result<Distinct, SolveError> {
-        let charge = budget.charge((WORDS * size_of::<u64>()) as u64)?;
-        let mut bits: Vec<u64> = room(WORDS, budget)?;
-        bits.resize(WORDS, 0);
-        let bits: Box<[u64; WORDS]> = bits.into_boxed_slice().try_into().expect("WORDS long");
+        let bitmap = || -> Result<(Box<[u64; WORDS]>, Charge), SolveError> {
+            let charge = budget.charge((WORDS * size_of::<u64>()) as u64)?;
+            let mut bits: Vec<u64> = room(WORDS, budget)?;
+            bits.resize(WORDS, 0);
+            let bits = bits.into_boxed_slice().try_into().expect("WORDS long");
+            Ok((bits, charge))
+        };
+        let (bits, charge) = match bitmap() {
+            Ok((bits, charge)) => (Some(bits), charge),
+            Err(_) => (None, Charge::default()),
+        };
         Ok(Distinct {
             bits,
             spare: Vec::new(),
@@ -435,6 +454,29 @@ impl Distinct {
 
     fn len(&self) -> usize {
         self.small.len() + self.large.len()
+    }
+
+    /// Clears the bits of the values in `small`.
+    #[allow(
+        clippy::cast_sign_loss,
+        clippy::cast_possible_truncation,
+        reason = "v + SMALL lies in 0..2 SMALL"
+    )]
+    fn clear_bits(&mut self) {
+        if let Some(bits) = self.bits.as_deref_mut() {
+            for &v in &self.small {
+                bits[(v + SMALL) as usize / 64] = 0;
+            }
+        }
+    }
+
+    /// Forgets everything offered since the last set: after a refusal,
+    /// so that the next set starts clean.
+    fn reset(&mut self) {
+        self.clear_bits();
+        self.small.clear();
+        self.large.clear();
+        self.error = None;
     }
 
     /// The refusal of an offer since the last call, if any.
@@ -469,27 +511,23 @@ impl Distinct {
     }
 
     #[inline(always)]
-    fn add_narrow(&mut self, v: i64) {
-        if (-SMALL..SMALL).contains(&v) {
-            self.add_small(v);
-        } else {
-            self.add_large(v.into());
-        }
-    }
-
-    /// [`Distinct::add_narrow`] for a value within −SMALL..SMALL.
-    #[inline(always)]
     #[allow(
         clippy::cast_sign_loss,
         clippy::cast_possible_truncation,
         reason = "v + SMALL lies in 0..2 SMALL"
     )]
-    fn add_small(&mut self, v: i64) {
+    fn add_narrow(&mut self, v: i64) {
+        if !(-SMALL..SMALL).contains(&v) {
+            return self.add_large(v.into());
+        }
+        let Some(bits) = self.bits.as_deref_mut() else {
+            return self.add_large(v.into());
+        };
         let at = (v + SMALL) as usize;
         // Masked, though `at` is in range: no bounds check in the loop.
         let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
-        if self.bits[word] & bit == 0 {
-            self.bits[word] |= bit;
+        if bits[word] & bit == 0 {
+            bits[word] |= bit;
             if self.small.len() == self.small.capacity()
                 && let Err(e) = self.reserve(1)
             {
@@ -534,9 +572,7 @@ impl Distinct {
                 .map_err(|_| self.budget.refusal(bytes))?;
             self.charge.absorb(grown);
         }
-        for &v in &self.small {
-            self.bits[(v + SMALL) as usize / 64] = 0;
-        }
+        self.clear_bits();
         radix_sort(&mut self.small, &mut self.spare);
         let mut large: Vec<Value> = room(self.large.len(), budget)?;
         large.extend(self.large.drain().map(|(v, ())| v));
