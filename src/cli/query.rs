@@ -12,6 +12,9 @@ use prime_solve::{Solver, Value};
 use super::args::{Format, QueryArgs, parse_hand};
 use super::{Spinner, Verdict, print};
 
+/// Bytes of text a listed value takes at most: 40 characters and a space.
+const TEXT_PER_VALUE: u64 = 41;
+
 struct PrimeJson {
     value: Value,
     witness: String,
@@ -75,8 +78,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         let per_value: u64 = match args.output.format {
             // A JSON number in the tree, then a line of pretty output.
             Format::Json => 128,
-            // At most 40 digits and a space.
-            Format::Text => 41,
+            Format::Text => TEXT_PER_VALUE,
         };
         Some(
             solver
@@ -116,7 +118,8 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             // Made room for above: the list's text is written into it
             // without growing it.
             if args.values {
-                out.try_reserve(values.len() * 41 + 4096).map_err(|_| {
+                let bytes = values.len() * TEXT_PER_VALUE as usize + 4096;
+                out.try_reserve(bytes).map_err(|_| {
                     anyhow::anyhow!("not enough memory to write {} values", values.len())
                 })?;
             }

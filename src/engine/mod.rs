@@ -26,7 +26,7 @@ use thiserror::Error;
 
 use crate::expr::{Cost, Expr};
 use crate::hand::Hand;
-use crate::prime::is_prime;
+use crate::prime::{is_prime, is_prime_at_once};
 use crate::rules::Rules;
 use crate::rules::RulesError;
 pub use budget::{Budget, Bytes, Charge, PER_THREAD, apart, default_limit, parse_size};
@@ -550,9 +550,10 @@ impl Solver {
                     hand,
                     get,
                     |v| rules.allows_prime(v) && is_prime(v),
-                    // Below 2^16, and for an even or small value, whether
-                    // it is a wanted prime is quicker told than looked up.
-                    |v| rules.max_prime.is_some_and(|m| m <= 1 << 16) || v < 128 || v % 2 == 0,
+                    // Under a ceiling of 2^16, and wherever primality is
+                    // told at once, whether a value is a wanted prime is
+                    // quicker told than looked up.
+                    |v| rules.max_prime.is_some_and(|m| m <= 1 << 16) || is_prime_at_once(v),
                 )?,
             }
         } else {
