@@ -15,6 +15,18 @@ use super::{Spinner, Verdict, print};
 /// Bytes of text a listed value takes at most: 40 characters and a space.
 const TEXT_PER_VALUE: u64 = 41;
 
+/// Bytes a listed value takes in JSON: a number in the tree, then a line of
+/// pretty output.
+const JSON_PER_VALUE: u64 = 128;
+
+/// Bytes a listed prime takes in JSON beyond two copies of its witness (one
+/// in the tree, one in the output): its object of three entries in the tree
+/// and their pretty lines.
+const JSON_PER_PRIME: u64 = 512;
+
+/// Bytes of the lines around the lists (hand, rules, counts), at most.
+const TEXT_AROUND: u64 = 4096;
+
 struct PrimeJson {
     value: Value,
     witness: String,
@@ -56,38 +68,50 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         None => solution.pruned(),
     };
     let style = args.style.style(args.output.ascii);
-    let primes: Vec<PrimeJson> = solution
-        .primes()
-        .into_iter()
-        .map(|p| PrimeJson {
-            value: p,
-            witness: solution
-                .witness(p)
-                .expect("a reached prime")
-                .render_with(style),
-        })
-        .collect();
     let values = match &every {
         Some(every) => every.values(),
         None => solution.values().unwrap_or_default(),
     };
-    let found = !primes.is_empty();
-    // The list of values can run to millions (hundreds of megabytes of
-    // text): room for it is made first, or the request refused.
-    let _room = if args.values {
-        let per_value: u64 = match args.output.format {
-            // A JSON number in the tree, then a line of pretty output.
-            Format::Json => 128,
-            Format::Text => TEXT_PER_VALUE,
-        };
-        Some(
-            solver
-                .budget()
-                .room_for_output(values.len() as u64 * per_value)?,
-        )
-    } else {
-        None
+    // The lists can run to millions of lines (hundreds of megabytes of
+    // text, under any prime with functions even without --values): room
+    // for all of it is made first, or the request refused. The witnesses
+    // are rendered once to measure them, one at a time.
+    let prime_values = solution.primes();
+    let render = |p: Value| {
+        solution
+            .witness(p)
+            .expect("a reached prime")
+            .render_with(style)
     };
+    let witness_bytes: u64 = prime_values.iter().map(|&p| render(p).len() as u64).sum();
+    let width = prime_values.last().map_or(0, |p| p.to_string().len()) as u64;
+    let listed = if args.values { values.len() as u64 } else { 0 };
+    let held = prime_values.len() as u64 * std::mem::size_of::<PrimeJson>() as u64 + witness_bytes;
+    let text_bytes = match args.output.format {
+        Format::Text => {
+            // "  {value:>width} = {witness}\n" per prime, the values' list.
+            TEXT_AROUND
+                + prime_values.len() as u64 * (width + 6)
+                + witness_bytes
+                + listed * TEXT_PER_VALUE
+        }
+        Format::Json => {
+            TEXT_AROUND
+                + prime_values.len() as u64 * JSON_PER_PRIME
+                + 2 * witness_bytes
+                + listed * JSON_PER_VALUE
+        }
+    };
+    let _room = solver.budget().room_for_output(held + text_bytes)?;
+    let mut primes: Vec<PrimeJson> = Vec::new();
+    primes
+        .try_reserve_exact(prime_values.len())
+        .map_err(|_| out_of_memory(prime_values.len()))?;
+    primes.extend(prime_values.iter().map(|&p| PrimeJson {
+        value: p,
+        witness: render(p),
+    }));
+    let found = !primes.is_empty();
     let text = match args.output.format {
         Format::Json => {
             let mut j = json::hand_header(hand, &rules);
@@ -114,15 +138,11 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             serde_json::to_string_pretty(&j)? + "\n"
         }
         Format::Text => {
+            // Made room for above: the text is written into it without
+            // growing it.
             let mut out = String::new();
-            // Made room for above: the list's text is written into it
-            // without growing it.
-            if args.values {
-                let bytes = values.len() * TEXT_PER_VALUE as usize + 4096;
-                out.try_reserve(bytes).map_err(|_| {
-                    anyhow::anyhow!("not enough memory to write {} values", values.len())
-                })?;
-            }
+            out.try_reserve_exact(usize::try_from(text_bytes).unwrap_or(usize::MAX))
+                .map_err(|_| out_of_memory(primes.len() + values.len()))?;
             writeln!(out, "hand: {hand}")?;
             writeln!(out, "rules: {} ({})", rules.name(), rules.describe())?;
             match primes.last() {
@@ -157,4 +177,9 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     };
     print(&text)?;
     Ok(if found { Verdict::Yes } else { Verdict::No })
+}
+
+/// The refusal when the allocator cannot give the room already charged.
+fn out_of_memory(lines: usize) -> anyhow::Error {
+    anyhow::anyhow!("not enough memory to write {lines} lines of output")
 }
