@@ -252,13 +252,25 @@ fn pairs(
     let narrow = mx <= 1 << 31 && my <= 1 << 31;
     let mut pruned = 0;
     if narrow {
-        let four = Four::of(build.ops);
-        out.reserve(x.len() * y.len() * four.count())?;
-        pruned += if (mx * my).max(mx + my) > u128::from(build.bound) {
-            narrow_pairs::<true>(four, build.bound, x, y, same, out)
+        // + − × ÷ are always in force (`Solver::new`), so each pair gives
+        // at most six results.
+        debug_assert_eq!(
+            build.ops[..4],
+            [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]
+        );
+        out.reserve(x.len() * y.len() * 6)?;
+        let most = (mx * my).max(mx + my);
+        if most > u128::from(build.bound) {
+            pruned += narrow_pairs::<true>(build.bound, x, y, same, out);
+        } else if let Some((bits, small)) = out.dense(most) {
+            if same {
+                dense_pairs::<true>(x, y, bits, small);
+            } else {
+                dense_pairs::<false>(x, y, bits, small);
+            }
         } else {
-            narrow_pairs::<false>(four, build.bound, x, y, same, out)
-        };
+            narrow_pairs::<false>(build.bound, x, y, same, out);
+        }
         out.failed()?;
     }
     for &op in build.ops {
@@ -284,34 +296,6 @@ fn pairs(
     Ok(pruned)
 }
 
-/// Which of + − × ÷ are in force.
-#[derive(Clone, Copy)]
-struct Four {
-    add: bool,
-    sub: bool,
-    mul: bool,
-    div: bool,
-}
-
-impl Four {
-    fn of(ops: &[BinOp]) -> Four {
-        Four {
-            add: ops.contains(&BinOp::Add),
-            sub: ops.contains(&BinOp::Sub),
-            mul: ops.contains(&BinOp::Mul),
-            div: ops.contains(&BinOp::Div),
-        }
-    }
-
-    /// The most results one pair can give.
-    fn count(self) -> usize {
-        usize::from(self.add)
-            + 2 * usize::from(self.sub)
-            + usize::from(self.mul)
-            + 2 * usize::from(self.div)
-    }
-}
-
 /// [`pairs`] for + − × ÷ on values within 2^31, in `i64`, every operation
 /// of a pair at once; `CHECK`: whether a result may pass the bound.
 #[allow(
@@ -319,7 +303,6 @@ impl Four {
     reason = "both sides hold values within 2^31 (`pairs`)"
 )]
 fn narrow_pairs<const CHECK: bool>(
-    four: Four,
     bound: u64,
     x: &[Value],
     y: &[Value],
@@ -341,35 +324,90 @@ fn narrow_pairs<const CHECK: bool>(
             // With equal sides, + and × once per unordered pair and no
             // y op x (`directions`).
             let both = !same || j >= i;
-            if four.add && both {
+            if both {
                 put(a + b, out);
             }
-            if four.sub {
-                put(a - b, out);
-                if !same {
-                    put(b - a, out);
-                }
+            put(a - b, out);
+            if !same {
+                put(b - a, out);
             }
-            if four.mul && both {
+            if both {
                 put(a * b, out);
             }
-            if four.div {
-                if let Some(q) = exact_quotient(a, b) {
-                    put(q, out);
-                }
-                if !same && let Some(q) = exact_quotient(b, a) {
-                    put(q, out);
-                }
+            if let Some(q) = exact_quotient(a, b) {
+                put(q, out);
+            }
+            if !same && let Some(q) = exact_quotient(b, a) {
+                put(q, out);
             }
         }
     }
     pruned
 }
 
+/// [`narrow_pairs`] where every result lies within ±SMALL and the bound:
+/// each goes straight to the bitmap, with no range to check, and the list
+/// has room for every new one (`Distinct::reserve`).
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "both sides hold values within 2^31 (`pairs`), results within ±SMALL (`Distinct::dense`)"
+)]
+fn dense_pairs<const SAME: bool>(
+    x: &[Value],
+    y: &[Value],
+    bits: &mut [u64; WORDS],
+    small: &mut Vec<i64>,
+) {
+    let mut put = |v: i64| {
+        let at = (v + SMALL) as usize;
+        // Masked, though `at` is in range: no bounds check in the loop.
+        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
+        let w = bits[word];
+        if w & bit == 0 {
+            bits[word] = w | bit;
+            small.push(v);
+        }
+    };
+    for (i, &a) in x.iter().enumerate() {
+        let a = a as i64;
+        for (j, &b) in y.iter().enumerate() {
+            let b = b as i64;
+            let both = !SAME || j >= i;
+            if both {
+                put(a + b);
+            }
+            put(a - b);
+            if !SAME {
+                put(b - a);
+            }
+            if both {
+                put(a * b);
+            }
+            // Within ±SMALL: a 32-bit division, quicker than a 64-bit one.
+            if let Some(q) = exact_quotient_32(a as i32, b as i32) {
+                put(q.into());
+            }
+            if !SAME && let Some(q) = exact_quotient_32(b as i32, a as i32) {
+                put(q.into());
+            }
+        }
+    }
+}
+
 /// `a ÷ b` when exact.
 #[inline(always)]
 fn exact_quotient(a: i64, b: i64) -> Option<i64> {
     // A nonzero quotient needs |a| >= |b|: most pairs need no division.
+    if b == 0 || (a != 0 && a.unsigned_abs() < b.unsigned_abs()) {
+        return None;
+    }
+    (a % b == 0).then(|| a / b)
+}
+
+/// [`exact_quotient`] of values within ±2^30.
+#[inline(always)]
+fn exact_quotient_32(a: i32, b: i32) -> Option<i32> {
     if b == 0 || (a != 0 && a.unsigned_abs() < b.unsigned_abs()) {
         return None;
     }
@@ -500,6 +538,15 @@ impl Distinct {
             .map_err(|_| self.budget.refusal(bytes))?;
         self.charge.absorb(charge);
         Ok(())
+    }
+
+    /// The bitmap and the list of new values, when every result of a
+    /// split lies within `most` in size, inside the bitmap's range. The
+    /// caller has reserved room for every result (`Distinct::reserve`), so
+    /// the list never grows uncharged.
+    fn dense(&mut self, most: u128) -> Option<(&mut [u64; WORDS], &mut Vec<i64>)> {
+        let bits = self.bits.as_deref_mut()?;
+        (most < SMALL.unsigned_abs().into()).then_some((bits, &mut self.small))
     }
 
     #[inline(always)]
