@@ -141,10 +141,7 @@ fn value_sets_six_cards() -> usize {
     let hands = six_card_hands(Faces::Five);
     let solver = Solver::new(Rules::default()).unwrap();
     let mut sets = solver.value_sets().unwrap();
-    hands
-        .iter()
-        .map(|&h| sets.values(h).unwrap().values().len())
-        .sum()
+    hands.iter().map(|&h| sets.values(h).unwrap().len()).sum()
 }
 
 /// The value-only path on the 18,486 six-card hands `rank` deals: the C
@@ -163,12 +160,8 @@ fn value_sets_six_cards_rank() -> usize {
         .iter()
         .map(|&h| {
             let set = sets.values(h).unwrap();
-            let values = set.values();
-            let from = values.partition_point(|&v| v < 2);
-            values[from..]
-                .iter()
-                .take_while(|&&v| v <= 97)
-                .filter(|&&v| prime_solve::prime::is_prime(v))
+            set.within(2, 97)
+                .filter(|&v| prime_solve::prime::is_prime(v))
                 .count()
         })
         .sum()

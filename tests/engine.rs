@@ -679,6 +679,21 @@ fn value_sets_agree_with_the_full_tables() {
             let full = solution.values().unwrap();
             let mine = sets.values(h).unwrap();
             assert_eq!(mine.values(), full, "{h} under {}", rules.name());
+            // Read without a copy, and by range, the same.
+            assert_eq!(mine.len(), full.len());
+            assert!(mine.iter().eq(full.iter().copied()), "{h}");
+            for (lo, hi) in [(2, 97), (-1000, 13), (98, 1 << 40), (5, 4)] {
+                let range: Vec<_> = full
+                    .iter()
+                    .copied()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .collect();
+                assert_eq!(
+                    mine.within(lo, hi).collect::<Vec<_>>(),
+                    range,
+                    "{h} {lo}..={hi}"
+                );
+            }
             assert_eq!(
                 Some(mine.pruned()),
                 solution.pruned(),

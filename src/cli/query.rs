@@ -1,5 +1,6 @@
 //! `prime-solve query`: every prime one hand makes, with witnesses.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use anyhow::Result;
@@ -68,9 +69,9 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         None => solution.pruned(),
     };
     let style = args.style.style(args.output.ascii);
-    let values = match &every {
-        Some(every) => every.values(),
-        None => solution.values().unwrap_or_default(),
+    let count = match &every {
+        Some(every) => every.len(),
+        None => solution.values().map_or(0, <[Value]>::len),
     };
     // The lists can run to millions of lines (hundreds of megabytes of
     // text, under any prime with functions even without --values): room
@@ -85,8 +86,12 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     };
     let witness_bytes: u64 = prime_values.iter().map(|&p| render(p).len() as u64).sum();
     let width = prime_values.last().map_or(0, |p| p.to_string().len()) as u64;
-    let listed = if args.values { values.len() as u64 } else { 0 };
-    let held = prime_values.len() as u64 * std::mem::size_of::<PrimeJson>() as u64 + witness_bytes;
+    let listed = if args.values { count as u64 } else { 0 };
+    // The primes with their witnesses, and the values in full (the
+    // value-only path keeps them in 64 bits).
+    let held = prime_values.len() as u64 * std::mem::size_of::<PrimeJson>() as u64
+        + witness_bytes
+        + listed * std::mem::size_of::<Value>() as u64;
     let text_bytes = match args.output.format {
         Format::Text => {
             // "  {value:>width} = {witness}\n" per prime, the values' list.
@@ -103,6 +108,10 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         }
     };
     let _room = solver.budget().room_for_output(held + text_bytes)?;
+    let values: Cow<[Value]> = match &every {
+        Some(every) => every.values(),
+        _ => Cow::Borrowed(solution.values().unwrap_or_default()),
+    };
     let mut primes: Vec<PrimeJson> = Vec::new();
     primes
         .try_reserve_exact(prime_values.len())
@@ -167,7 +176,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             }
             if args.values {
                 write!(out, "{}:", plural(values.len(), "value", "values"))?;
-                for v in values {
+                for v in values.iter() {
                     write!(out, " {v}")?;
                 }
                 writeln!(out)?;

@@ -10,6 +10,7 @@
 //! bitmap for values within ±2^23 (most of them; one bit set each) and a
 //! hash set for the others.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -45,15 +46,62 @@ pub struct ValueSets<'s> {
 
 /// What [`ValueSets::values`] gives for one hand.
 pub struct HandValues {
-    values: Vec<Value>,
+    values: Values,
     pruned: u64,
     _charge: Charge,
 }
 
 impl HandValues {
-    /// Every value the hand makes, ascending.
-    pub fn values(&self) -> &[Value] {
-        &self.values
+    /// Every value the hand makes, ascending. They are kept in 64 bits
+    /// where they fit: [`HandValues::iter`] reads them without a copy.
+    pub fn values(&self) -> Cow<'_, [Value]> {
+        match &self.values {
+            Values::Narrow(v) => Cow::Owned(v.iter().map(|&v| Value::from(v)).collect()),
+            Values::Wide(v) => Cow::Borrowed(v),
+        }
+    }
+
+    /// Every value the hand makes, ascending, without a copy.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Value> + '_ {
+        let (narrow, wide): (&[i64], &[Value]) = match &self.values {
+            Values::Narrow(v) => (v, &[]),
+            Values::Wide(v) => (&[], v),
+        };
+        Either {
+            narrow: narrow.iter(),
+            wide: wide.iter(),
+        }
+    }
+
+    /// The values the hand makes within `lo..=hi`, ascending, found by
+    /// bisection.
+    pub fn within(&self, lo: Value, hi: Value) -> impl ExactSizeIterator<Item = Value> + '_ {
+        let (narrow, wide): (&[i64], &[Value]) = match &self.values {
+            Values::Narrow(v) => {
+                let from = v.partition_point(|&v| Value::from(v) < lo);
+                let to = v.partition_point(|&v| Value::from(v) <= hi).max(from);
+                (&v[from..to], &[])
+            }
+            Values::Wide(v) => {
+                let from = v.partition_point(|&v| v < lo);
+                let to = v.partition_point(|&v| v <= hi).max(from);
+                (&[], &v[from..to])
+            }
+        };
+        Either {
+            narrow: narrow.iter(),
+            wide: wide.iter(),
+        }
+    }
+
+    /// How many values the hand makes.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether the hand makes no value (never: a card is a value).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Operations beyond the bound, over the hand's distinct sub-hands and
@@ -63,9 +111,91 @@ impl HandValues {
     }
 }
 
+/// [`HandValues::iter`]: one of the two lists is empty.
+struct Either<'v> {
+    narrow: std::slice::Iter<'v, i64>,
+    wide: std::slice::Iter<'v, Value>,
+}
+
+impl Iterator for Either<'_> {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        match self.narrow.next() {
+            Some(&v) => Some(v.into()),
+            None => self.wide.next().copied(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.narrow.len() + self.wide.len();
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Either<'_> {}
+
+/// A set of values, ascending: in 64 bits when every one fits (always
+/// without functions within the default bound), else in full.
+#[derive(Clone)]
+enum Values {
+    Narrow(Vec<i64>),
+    Wide(Vec<Value>),
+}
+
+impl Values {
+    fn len(&self) -> usize {
+        match self {
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    /// Bytes its list takes.
+    fn bytes(&self) -> u64 {
+        match self {
+            Values::Narrow(v) => (v.len() * size_of::<i64>()) as u64,
+            Values::Wide(v) => bytes(v.len()),
+        }
+    }
+
+    /// A copy, charged first.
+    fn copy(&self, budget: &Budget) -> Result<Values, SolveError> {
+        Ok(match self {
+            Values::Narrow(v) => {
+                let mut copy = room(v.len(), budget)?;
+                copy.extend_from_slice(v);
+                Values::Narrow(copy)
+            }
+            Values::Wide(v) => {
+                let mut copy = room(v.len(), budget)?;
+                copy.extend_from_slice(v);
+                Values::Wide(copy)
+            }
+        })
+    }
+
+    /// The values in full, with their charge (the narrow list's is
+    /// dropped once they are copied).
+    fn into_wide(
+        self,
+        charge: Charge,
+        budget: &Arc<Budget>,
+    ) -> Result<(Vec<Value>, Charge), SolveError> {
+        match self {
+            Values::Wide(v) => Ok((v, charge)),
+            Values::Narrow(v) => {
+                let wide_charge = budget.charge(bytes(v.len()))?;
+                let mut wide = room(v.len(), budget)?;
+                wide.extend(v.iter().map(|&v| Value::from(v)));
+                Ok((wide, wide_charge))
+            }
+        }
+    }
+}
+
 struct Set {
-    /// Ascending.
-    values: Vec<Value>,
+    values: Values,
     /// Operations at this sub-hand whose result was beyond the bound.
     pruned: u64,
     #[allow(dead_code, reason = "held for its Drop, which gives the bytes back")]
@@ -149,12 +279,8 @@ impl ValueSets<'_> {
         let below: u64 = subs.iter().map(|s| self.sets[s].pruned).sum();
         let top = match self.sets.get(&hand) {
             Some(set) => Set {
-                charge: self.build.budget.charge(bytes(set.values.len()))?,
-                values: {
-                    let mut copy = room(set.values.len(), self.build.budget)?;
-                    copy.extend_from_slice(&set.values);
-                    copy
-                },
+                charge: self.build.budget.charge(set.values.bytes())?,
+                values: set.values.copy(self.build.budget)?,
                 pruned: set.pruned,
             },
             None => self.work_out(hand)?,
@@ -194,12 +320,35 @@ impl ValueSets<'_> {
             }
             for split in splits(hand) {
                 let (x, y) = (&self.sets[&split.x].values, &self.sets[&split.y].values);
-                pruned += pairs(build, x, y, split.same, &mut self.distinct)?;
+                pruned += match (x, y) {
+                    (Values::Narrow(x), Values::Narrow(y)) => {
+                        pairs(build, x, y, split.same, &mut self.distinct)?
+                    }
+                    _ => {
+                        // A side past 64 bits: both in full (charged).
+                        let (x, cx) = x
+                            .copy(build.budget)?
+                            .into_wide(Charge::default(), build.budget)?;
+                        let (y, cy) = y
+                            .copy(build.budget)?
+                            .into_wide(Charge::default(), build.budget)?;
+                        let _held = (cx, cy, build.budget.charge(bytes(x.len() + y.len()))?);
+                        pairs(build, &x, &y, split.same, &mut self.distinct)?
+                    }
+                };
                 build.check(hand, self.distinct.len())?;
             }
         }
-        let (mut merged, mut charge) = self.distinct.take_sorted(build.budget)?;
-        if !build.functions.is_empty() {
+        let (values, charge) = self.distinct.take_sorted(build.budget)?;
+        if build.functions.is_empty() {
+            return Ok(Set {
+                values,
+                pruned,
+                charge,
+            });
+        }
+        let (mut merged, mut charge) = values.into_wide(charge, build.budget)?;
+        {
             let mut below_charge = build.budget.charge(bytes(merged.len()))?;
             let mut below = room(merged.len(), build.budget)?;
             below.extend_from_slice(&merged);
@@ -218,6 +367,7 @@ impl ValueSets<'_> {
                 }
                 build.check(hand, self.distinct.len())?;
                 let (next, next_charge) = self.distinct.take_sorted(build.budget)?;
+                let (next, next_charge) = next.into_wide(next_charge, build.budget)?;
                 let union_charge = build.budget.charge(bytes(merged.len() + next.len()))?;
                 merged = union(&merged, &next, build.budget)?;
                 charge = union_charge;
@@ -226,7 +376,7 @@ impl ValueSets<'_> {
             drop(below_charge);
         }
         Ok(Set {
-            values: merged,
+            values: Values::Wide(merged),
             pruned,
             charge,
         })
@@ -235,15 +385,15 @@ impl ValueSets<'_> {
 
 /// Every `a op b` of one split, as the full table's `split_all` tries
 /// them (`directions`), into `out`; gives how many went beyond the bound.
-fn pairs(
+fn pairs<T: Element>(
     build: &Build,
-    x: &[Value],
-    y: &[Value],
+    x: &[T],
+    y: &[T],
     same: bool,
     out: &mut Distinct,
 ) -> Result<u64, SolveError> {
-    let max_abs = |s: &[Value]| {
-        let end = |v: Option<&Value>| v.map_or(0, |v| v.unsigned_abs());
+    let max_abs = |s: &[T]| {
+        let end = |v: Option<&T>| v.map_or(0, |&v| v.into().unsigned_abs());
         end(s.first()).max(end(s.last()))
     };
     let (mx, my) = (max_abs(x), max_abs(y));
@@ -261,15 +411,15 @@ fn pairs(
         out.reserve(x.len() * y.len() * 6)?;
         let most = (mx * my).max(mx + my);
         if most > u128::from(build.bound) {
-            pruned += narrow_pairs::<true>(build.bound, x, y, same, out);
+            pruned += narrow_pairs::<true, T>(build.bound, x, y, same, out);
         } else if let Some((bits, small)) = out.dense(most) {
             if same {
-                dense_pairs::<true>(x, y, bits, small);
+                dense_pairs::<true, T>(x, y, bits, small);
             } else {
-                dense_pairs::<false>(x, y, bits, small);
+                dense_pairs::<false, T>(x, y, bits, small);
             }
         } else {
-            narrow_pairs::<false>(build.bound, x, y, same, out);
+            narrow_pairs::<false, T>(build.bound, x, y, same, out);
         }
         out.failed()?;
     }
@@ -280,7 +430,7 @@ fn pairs(
         for (i, &a) in x.iter().enumerate() {
             for (j, &b) in y.iter().enumerate() {
                 let [forward, back] = directions(op, same, i, j);
-                for (go, l, r) in [(forward, a, b), (back, b, a)] {
+                for (go, l, r) in [(forward, a.into(), b.into()), (back, b.into(), a.into())] {
                     if go {
                         match op.apply(l, r, build.bound) {
                             Eval::Exact(v) => out.add(v),
@@ -296,16 +446,40 @@ fn pairs(
     Ok(pruned)
 }
 
+/// A value as a set holds it: in 64 bits or in full.
+trait Element: Copy + Into<Value> {
+    /// The value, which the caller knows to fit 64 bits.
+    fn narrow(self) -> i64;
+}
+
+impl Element for i64 {
+    #[inline(always)]
+    fn narrow(self) -> i64 {
+        self
+    }
+}
+
+impl Element for Value {
+    #[inline(always)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "called on values within 2^31 (`pairs`)"
+    )]
+    fn narrow(self) -> i64 {
+        self as i64
+    }
+}
+
 /// [`pairs`] for + − × ÷ on values within 2^31, in `i64`, every operation
 /// of a pair at once; `CHECK`: whether a result may pass the bound.
 #[allow(
     clippy::cast_possible_truncation,
     reason = "both sides hold values within 2^31 (`pairs`)"
 )]
-fn narrow_pairs<const CHECK: bool>(
+fn narrow_pairs<const CHECK: bool, T: Element>(
     bound: u64,
-    x: &[Value],
-    y: &[Value],
+    x: &[T],
+    y: &[T],
     same: bool,
     out: &mut Distinct,
 ) -> u64 {
@@ -318,9 +492,9 @@ fn narrow_pairs<const CHECK: bool>(
         }
     };
     for (i, &a) in x.iter().enumerate() {
-        let a = a as i64;
+        let a = a.narrow();
         for (j, &b) in y.iter().enumerate() {
-            let b = b as i64;
+            let b = b.narrow();
             // With equal sides, + and × once per unordered pair and no
             // y op x (`directions`).
             let both = !same || j >= i;
@@ -353,9 +527,9 @@ fn narrow_pairs<const CHECK: bool>(
     clippy::cast_sign_loss,
     reason = "both sides hold values within 2^31 (`pairs`), results within ±SMALL (`Distinct::dense`)"
 )]
-fn dense_pairs<const SAME: bool>(
-    x: &[Value],
-    y: &[Value],
+fn dense_pairs<const SAME: bool, T: Element>(
+    x: &[T],
+    y: &[T],
     bits: &mut [u64; WORDS],
     small: &mut Vec<i64>,
 ) {
@@ -370,9 +544,9 @@ fn dense_pairs<const SAME: bool>(
         }
     };
     for (i, &a) in x.iter().enumerate() {
-        let a = a as i64;
+        let a = a.narrow();
         for (j, &b) in y.iter().enumerate() {
-            let b = b as i64;
+            let b = b.narrow();
             let both = !SAME || j >= i;
             if both {
                 put(a + b);
@@ -604,11 +778,9 @@ impl Distinct {
         clippy::cast_possible_truncation,
         reason = "v + SMALL lies in 0..2 SMALL"
     )]
-    fn take_sorted(&mut self, budget: &Arc<Budget>) -> Result<(Vec<Value>, Charge), SolveError> {
+    fn take_sorted(&mut self, budget: &Arc<Budget>) -> Result<(Values, Charge), SolveError> {
         self.failed()?;
         let n = self.len();
-        let charge = budget.charge(bytes(n))?;
-        let _sorting = budget.charge(bytes(self.large.len()))?;
         let short = self.small.len().saturating_sub(self.spare.capacity());
         if short > 0 {
             let bytes = (short * size_of::<i64>()) as u64;
@@ -619,19 +791,30 @@ impl Distinct {
                 .map_err(|_| self.budget.refusal(bytes))?;
             self.charge.absorb(grown);
         }
-        self.clear_bits();
-        radix_sort(&mut self.small, &mut self.spare);
+        let _sorting = budget.charge(bytes(self.large.len()))?;
         let mut large: Vec<Value> = room(self.large.len(), budget)?;
         large.extend(self.large.drain().map(|(v, ())| v));
         large.sort_unstable();
+        self.clear_bits();
+        radix_sort(&mut self.small, &mut self.spare);
         // The large values lie outside ±SMALL: the negatives before the
         // small ones, the positives after.
         let negative = large.partition_point(|&v| v < 0);
+        let narrow = |v: &Value| i64::try_from(*v).ok();
+        if large.iter().all(|v| narrow(v).is_some()) {
+            let charge = budget.charge((n * size_of::<i64>()) as u64)?;
+            let mut out = room(n, budget)?;
+            out.extend(large[..negative].iter().filter_map(narrow));
+            out.append(&mut self.small);
+            out.extend(large[negative..].iter().filter_map(narrow));
+            return Ok((Values::Narrow(out), charge));
+        }
+        let charge = budget.charge(bytes(n))?;
         let mut out = room(n, budget)?;
         out.extend_from_slice(&large[..negative]);
         out.extend(self.small.drain(..).map(Value::from));
         out.extend_from_slice(&large[negative..]);
-        Ok((out, charge))
+        Ok((Values::Wide(out), charge))
     }
 }
 
@@ -647,18 +830,20 @@ fn radix_sort(values: &mut Vec<i64>, spare: &mut Vec<i64>) {
         values.sort_unstable();
         return;
     }
-    let digit = |v: i64, pass: u32| ((v + SMALL) as usize >> (12 * pass)) & 0xFFF;
+    let digit = |v: i64, pass: usize| ((v + SMALL) as usize >> (12 * pass)) & 0xFFF;
     let mut from = std::mem::take(values);
     let mut to = std::mem::take(spare);
     to.clear();
     to.resize(from.len(), 0);
-    for pass in 0..2 {
-        let mut start = [0usize; 4096];
-        for &v in &from {
-            start[digit(v, pass)] += 1;
-        }
+    // Both passes' counts in one read.
+    let mut start = [[0usize; 4096]; 2];
+    for &v in &from {
+        start[0][digit(v, 0)] += 1;
+        start[1][digit(v, 1)] += 1;
+    }
+    for (pass, start) in start.iter_mut().enumerate() {
         let mut sum = 0;
-        for s in &mut start {
+        for s in start.iter_mut() {
             (*s, sum) = (sum, sum + *s);
         }
         for &v in &from {
