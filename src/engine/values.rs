@@ -339,7 +339,13 @@ impl ValueSets<'_> {
                 build.check(hand, self.distinct.len())?;
             }
         }
-        let (values, charge) = self.distinct.take_sorted(build.budget)?;
+        // Functions work on the values in full: the list is made so at once.
+        let width = if build.functions.is_empty() {
+            Width::Narrow
+        } else {
+            Width::Wide
+        };
+        let (values, charge) = self.distinct.take_sorted(build.budget, width)?;
         if build.functions.is_empty() {
             return Ok(Set {
                 values,
@@ -366,7 +372,7 @@ impl ValueSets<'_> {
                     }
                 }
                 build.check(hand, self.distinct.len())?;
-                let (next, next_charge) = self.distinct.take_sorted(build.budget)?;
+                let (next, next_charge) = self.distinct.take_sorted(build.budget, Width::Wide)?;
                 let (next, next_charge) = next.into_wide(next_charge, build.budget)?;
                 let union_charge = build.budget.charge(bytes(merged.len() + next.len()))?;
                 merged = union(&merged, &next, build.budget)?;
@@ -617,6 +623,14 @@ fn bytes(n: usize) -> u64 {
     (n * size_of::<Value>()) as u64
 }
 
+/// How [`Distinct::take_sorted`] gives its list: in 64 bits where every
+/// value fits, or in full.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Width {
+    Narrow,
+    Wide,
+}
+
 /// The distinct values offered since the last [`Distinct::take_sorted`].
 /// Offering a value cannot fail: an offer that would pass the budget is
 /// recorded, and [`Distinct::failed`] gives it after the loop.
@@ -771,14 +785,19 @@ impl Distinct {
         }
     }
 
-    /// The distinct values offered, ascending, charged to `budget`; the
+    /// The distinct values offered, ascending, charged to `budget`: in 64
+    /// bits when `want` is narrow and every one fits, else in full. The
     /// scratch is left empty for the next set.
     #[allow(
         clippy::cast_sign_loss,
         clippy::cast_possible_truncation,
         reason = "v + SMALL lies in 0..2 SMALL"
     )]
-    fn take_sorted(&mut self, budget: &Arc<Budget>) -> Result<(Values, Charge), SolveError> {
+    fn take_sorted(
+        &mut self,
+        budget: &Arc<Budget>,
+        want: Width,
+    ) -> Result<(Values, Charge), SolveError> {
         self.failed()?;
         let n = self.len();
         let short = self.small.len().saturating_sub(self.spare.capacity());
@@ -801,7 +820,7 @@ impl Distinct {
         // small ones, the positives after.
         let negative = large.partition_point(|&v| v < 0);
         let narrow = |v: &Value| i64::try_from(*v).ok();
-        if large.iter().all(|v| narrow(v).is_some()) {
+        if want == Width::Narrow && large.iter().all(|v| narrow(v).is_some()) {
             let charge = budget.charge((n * size_of::<i64>()) as u64)?;
             let mut out = room(n, budget)?;
             out.extend(large[..negative].iter().filter_map(narrow));
