@@ -199,22 +199,47 @@ fn root(x: Value, n: Value) -> Option<Value> {
     {
         return None;
     }
-    let r = if n == 2 {
-        x.isqrt()
-    } else {
-        // The root lies in [2^(bits/n), 2^(bits/n + 1)).
-        let shift = u32::try_from(bits / n).expect("below 128");
-        let (mut lo, mut hi) = (1u64 << shift, 1u64 << (shift + 1));
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            match mid.checked_pow(exponent) {
-                Some(p) if p <= x => lo = mid,
-                _ => hi = mid,
-            }
-        }
-        lo
-    };
+    let r = floor_root(x, exponent);
     (r.checked_pow(exponent) == Some(x)).then_some(Value::from(r))
+}
+
+/// The integer `n`-th root of `x` (`n >= 2`). A square root from the
+/// floating-point one, never below the integer root: for x >= k², x
+/// rounds to at least k² (1 − 2^-53), whose root lies less than half a
+/// unit in the last place below k, and so rounds to k or more. It can be one
+/// above (x = 2^64 − 1 rounds to 2^64), and is then stepped down;
+/// `u64::isqrt` is a software loop several times slower. Higher roots by
+/// bisection on the powers, within the power of two the root lies in (at
+/// most 21 steps, for cubes).
+#[allow(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "an estimate, corrected exactly below"
+)]
+fn floor_root(x: u64, n: u32) -> u64 {
+    if x < 2 {
+        return x;
+    }
+    if n == 2 {
+        let r = (x as f64).sqrt() as u64;
+        return if r.checked_mul(r).is_none_or(|p| p > x) {
+            r - 1
+        } else {
+            r
+        };
+    }
+    // The root lies in [2^(bits/n), 2^(bits/n + 1)).
+    let shift = x.ilog2() / n;
+    let (mut lo, mut hi) = (1u64 << shift, 1u64 << (shift + 1));
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        match mid.checked_pow(n) {
+            Some(p) if p <= x => lo = mid,
+            _ => hi = mid,
+        }
+    }
+    lo
 }
 
 /// A unary function from the "other functions" house rule. The order of
@@ -357,6 +382,52 @@ mod tests {
         );
         assert_eq!(Root.apply(3_i128.pow(40), 40, B), Exact(3));
         assert_eq!(Root.apply(3_i128.pow(40), 20, B), Exact(9));
+    }
+
+    /// The integer root by bisection on the powers, as `root` worked it
+    /// out before the floating-point estimate.
+    fn root_by_bisection(x: u64, n: u32) -> u64 {
+        let (mut lo, mut hi) = (0u64, 1u64 << 32);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            match mid.checked_pow(n) {
+                Some(p) if p <= x => lo = mid,
+                _ => hi = mid,
+            }
+        }
+        lo
+    }
+
+    #[test]
+    fn floor_roots_agree_with_bisection() {
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut random = || {
+            // xorshift, shifted down a random amount: values of every size.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x >> (x % 64)
+        };
+        let mut values: Vec<u64> = vec![0, 1, 2, 3, u64::MAX, u64::MAX - 1, 1 << 63];
+        values.extend((0..2000).map(|_| random()));
+        for &v in &values {
+            for n in 2..64u32 {
+                assert_eq!(floor_root(v, n), root_by_bisection(v, n), "root({v}, {n})");
+            }
+        }
+        // Perfect powers and their neighbours, where rounding could err:
+        // small roots, the largest roots, and roots at random.
+        let top = u64::MAX.isqrt();
+        for n in 2..64u32 {
+            let mut roots: Vec<u64> = (2..300).chain(top - 300..=top).collect();
+            roots.extend((0..300).map(|_| random() % top));
+            for r in roots {
+                let Some(p) = r.checked_pow(n) else { continue };
+                for v in [p.saturating_sub(1), p, p.saturating_add(1)] {
+                    assert_eq!(floor_root(v, n), root_by_bisection(v, n), "root({v}, {n})");
+                }
+            }
+        }
     }
 
     #[test]
