@@ -170,6 +170,29 @@ const fn power_residues(power: u32, m: u64) -> u64 {
 }
 
 const SQUARES_MOD_64: u64 = power_residues(2, 64);
+const SQUARES_MOD_63: u64 = power_residues(2, 63);
+const SQUARES_MOD_11: u64 = power_residues(2, 11);
+
+/// Squares modulo 65, which a u64 mask cannot hold.
+const SQUARES_MOD_65: u128 = {
+    let mut bits = 0u128;
+    let mut k = 0;
+    while k < 65 {
+        bits |= 1 << (k * k % 65);
+        k += 1;
+    }
+    bits
+};
+
+/// Whether `x` can be a square: the residues modulo 64, 63, 65 and 11 of
+/// squares are 12, 16, 21 and 6 of the moduli, so fewer than one value in
+/// a hundred passes; every square does.
+pub(crate) fn may_be_square(x: u64) -> bool {
+    SQUARES_MOD_64 >> (x % 64) & 1 == 1
+        && SQUARES_MOD_63 >> (x % 63) & 1 == 1
+        && SQUARES_MOD_65 >> (x % 65) & 1 == 1
+        && SQUARES_MOD_11 >> (x % 11) & 1 == 1
+}
 const CUBES_MOD_63: u64 = power_residues(3, 63);
 const FIFTHS_MOD_11: u64 = power_residues(5, 11);
 
@@ -191,9 +214,9 @@ fn root(x: Value, n: Value) -> Option<Value> {
     let exponent = u32::try_from(n).expect("n <= bits < 64");
     // Cheap necessary conditions first: an n-th power is a square when n is
     // even, a cube when 3 divides n, a fifth power when 5 does, and those
-    // leave only a few residues (squares mod 64, cubes mod 63, fifth powers
-    // mod 11).
-    if (n % 2 == 0 && SQUARES_MOD_64 >> (x % 64) & 1 == 0)
+    // leave only a few residues (squares: `may_be_square`, cubes mod 63,
+    // fifth powers mod 11).
+    if (n % 2 == 0 && !may_be_square(x))
         || (n % 3 == 0 && CUBES_MOD_63 >> (x % 63) & 1 == 0)
         || (n % 5 == 0 && FIFTHS_MOD_11 >> (x % 11) & 1 == 0)
     {
