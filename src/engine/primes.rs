@@ -48,16 +48,15 @@ impl Build<'_> {
         // into one, keep a witness; every other value is only counted,
         // once, for the function applications it prunes.
         let mut pruned = 0;
-        let note = |v: Value, pruned: &mut u64| {
+        let keeps = |v: Value| {
             let mut keep = wanted(v);
             // No function applies to a negative value.
             if v < 0 {
                 return keep;
             }
             for &(f, from) in &limits {
-                if from.is_some_and(|n| v >= n) {
-                    *pruned += 1;
-                } else if may_be_prime(f, v)
+                if from.is_none_or(|n| v < n)
+                    && may_be_prime(f, v)
                     && let Eval::Exact(w) = f.apply(v, self.bound)
                     && wanted(w)
                 {
@@ -66,6 +65,15 @@ impl Build<'_> {
             }
             keep
         };
+        let note = |v: Value, pruned: &mut u64| {
+            if v >= 0 {
+                *pruned += limits
+                    .iter()
+                    .filter(|&&(_, from)| from.is_some_and(|n| v >= n))
+                    .count() as u64;
+            }
+            keeps(v)
+        };
         let level0 = if hand.len() < 2 {
             let level0 = self.level0(hand, &get)?;
             for &v in level0.map.keys() {
@@ -73,7 +81,7 @@ impl Build<'_> {
             }
             level0
         } else {
-            self.level0_sparse(hand, &get, dedup, |v| note(v, &mut pruned))?
+            self.level0_sparse(hand, &get, dedup, |v| note(v, &mut pruned), keeps)?
         };
         pruned += level0.pruned;
         // The best way to each prime: level 0 beats level 1 on equal cost;
@@ -171,13 +179,16 @@ impl Build<'_> {
     /// wins each value), but keeping a step only for the values `note`
     /// keeps: `note` is called once for each distinct value that `dedup`
     /// sends through a flat set holding the values alone, and for every
-    /// other value each time it is made.
+    /// other value each time it is made; `again` gives what `note` gave,
+    /// without counting, for a value the set meets again and keeps no
+    /// flag for (`Seen::insert`).
     pub(super) fn level0_sparse<'t>(
         &self,
         hand: Hand,
         get: &impl Fn(Hand) -> &'t Table,
         dedup: impl Fn(Value) -> bool,
         mut note: impl FnMut(Value) -> bool,
+        again: impl Fn(Value) -> bool,
     ) -> Result<Best, SolveError> {
         let mut kept = Best::new(self.budget);
         let splits = splits(hand);
@@ -197,7 +208,7 @@ impl Build<'_> {
         )?;
         let mut check = |v: Value, seen: &mut Seen| {
             if dedup(v) {
-                seen.insert(v, &mut note)
+                seen.insert(v, &mut note, &again)
             } else {
                 Ok(note(v))
             }
