@@ -29,7 +29,7 @@ pub mod words;
 
 pub use arith::{BinOp, Eval, Func, Value};
 pub use card::{CARD_FORMS, Card, Rank, Suit};
-pub use engine::{Solution, Solver};
+pub use engine::{HandValues, Solution, Solver, ValueSets};
 pub use error::{CardError, HandError, RulesError};
 pub use expr::Expr;
 pub use hand::{Hand, MAX_CARD_VALUE, MAX_CARDS, MIN_CARDS};

@@ -219,8 +219,15 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// Writes the whole of a command's output to stdout at once.
 pub fn print(text: &str) -> anyhow::Result<()> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())
+    print_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// Writes a command's output to stdout as `write` makes it, buffered.
+pub fn print_with(
+    write: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    write(&mut out)
         .and_then(|()| out.flush())
         .context("cannot write to standard output")
 }

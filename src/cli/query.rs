@@ -1,32 +1,20 @@
 //! `prime-solve query`: every prime one hand makes, with witnesses.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
+use std::io::{self, Write as _};
 
 use anyhow::Result;
 
 use prime_solve::analysis::COUNTED_UP_TO;
 use prime_solve::report::json;
 use prime_solve::words::plural;
-use prime_solve::{Solver, Value};
+use prime_solve::{HandValues, Solver, Value};
 
 use super::args::{Format, QueryArgs, parse_hand};
-use super::{Spinner, Verdict, print};
+use super::{Spinner, Verdict, print_with};
 
-/// Bytes of text a listed value takes at most: 40 characters and a space.
-const TEXT_PER_VALUE: u64 = 41;
-
-/// Bytes a listed value takes in JSON: a number in the tree, then a line of
-/// pretty output.
-const JSON_PER_VALUE: u64 = 128;
-
-/// Bytes a listed prime takes in JSON beyond two copies of its witness (one
-/// in the tree, one in the output): its object of three entries in the tree
-/// and their pretty lines.
+/// Bytes a listed prime takes in the JSON tree beyond a copy of its
+/// witness: its object of three entries.
 const JSON_PER_PRIME: u64 = 512;
-
-/// Bytes of the lines around the lists (hand, rules, counts), at most.
-const TEXT_AROUND: u64 = 4096;
 
 struct PrimeJson {
     value: Value,
@@ -69,14 +57,16 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         None => solution.pruned(),
     };
     let style = args.style.style(args.output.ascii);
-    let count = match &every {
-        Some(every) => every.len(),
-        None => solution.values().map_or(0, <[Value]>::len),
+    let values = match &every {
+        Some(every) => Listed::Sets(every),
+        None => Listed::Table(solution.values().unwrap_or_default()),
     };
-    // The lists can run to millions of lines (hundreds of megabytes of
-    // text, under any prime with functions even without --values): room
-    // for all of it is made first, or the request refused. The witnesses
-    // are rendered once to measure them, one at a time.
+    // The primes with their witnesses are held until they are written
+    // (under any prime with functions, hundreds of thousands of lines):
+    // room for them is made first, or the request refused. The witnesses
+    // are rendered once to measure them, one at a time. The text itself,
+    // and the list of values (87 million of them for six cards under T),
+    // go out as they are written.
     let prime_values = solution.primes();
     let render = |p: Value| {
         solution
@@ -85,33 +75,13 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             .render_with(style)
     };
     let witness_bytes: u64 = prime_values.iter().map(|&p| render(p).len() as u64).sum();
-    let width = prime_values.last().map_or(0, |p| p.to_string().len()) as u64;
-    let listed = if args.values { count as u64 } else { 0 };
-    // The primes with their witnesses, and the values in full (the
-    // value-only path keeps them in 64 bits).
     let held = prime_values.len() as u64 * std::mem::size_of::<PrimeJson>() as u64
         + witness_bytes
-        + listed * std::mem::size_of::<Value>() as u64;
-    let text_bytes = match args.output.format {
-        Format::Text => {
-            // "  {value:>width} = {witness}\n" per prime, the values' list.
-            TEXT_AROUND
-                + prime_values.len() as u64 * (width + 6)
-                + witness_bytes
-                + listed * TEXT_PER_VALUE
-        }
-        Format::Json => {
-            TEXT_AROUND
-                + prime_values.len() as u64 * JSON_PER_PRIME
-                + 2 * witness_bytes
-                + listed * JSON_PER_VALUE
-        }
-    };
-    let _room = solver.budget().room_for_output(held + text_bytes)?;
-    let values: Cow<[Value]> = match &every {
-        Some(every) => every.values(),
-        _ => Cow::Borrowed(solution.values().unwrap_or_default()),
-    };
+        + match args.output.format {
+            Format::Text => 0,
+            Format::Json => prime_values.len() as u64 * JSON_PER_PRIME + witness_bytes,
+        };
+    let _room = solver.budget().room_for_output(held)?;
     let mut primes: Vec<PrimeJson> = Vec::new();
     primes
         .try_reserve_exact(prime_values.len())
@@ -121,7 +91,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         witness: render(p),
     }));
     let found = !primes.is_empty();
-    let text = match args.output.format {
+    match args.output.format {
         Format::Json => {
             let mut j = json::hand_header(hand, &rules);
             let list: Vec<serde_json::Value> = primes
@@ -139,19 +109,16 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             j.insert("highest_prime".into(), top);
             j.insert("highest_prime_text".into(), top_text);
             j.insert("pruned".into(), pruned.into());
-            if args.values {
-                let list: Vec<serde_json::Value> =
-                    values.iter().map(|&v| json::integer(v)).collect();
-                j.insert("values".into(), list.into());
-            }
-            serde_json::to_string_pretty(&j)? + "\n"
+            let object = WithValues {
+                head: &j,
+                values: args.values.then_some(&values),
+            };
+            print_with(|out| {
+                serde_json::to_writer_pretty(&mut *out, &object).map_err(io::Error::from)?;
+                writeln!(out)
+            })?;
         }
-        Format::Text => {
-            // Made room for above: the text is written into it without
-            // growing it.
-            let mut out = String::new();
-            out.try_reserve_exact(usize::try_from(text_bytes).unwrap_or(usize::MAX))
-                .map_err(|_| out_of_memory(primes.len() + values.len()))?;
+        Format::Text => print_with(|out| {
             writeln!(out, "hand: {hand}")?;
             writeln!(out, "rules: {} ({})", rules.name(), rules.describe())?;
             match primes.last() {
@@ -176,16 +143,67 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
             }
             if args.values {
                 write!(out, "{}:", plural(values.len(), "value", "values"))?;
-                for v in values.iter() {
-                    write!(out, " {v}")?;
-                }
+                values.for_each(|v| write!(out, " {v}"))?;
                 writeln!(out)?;
             }
-            out
-        }
-    };
-    print(&text)?;
+            Ok(())
+        })?,
+    }
     Ok(if found { Verdict::Yes } else { Verdict::No })
+}
+
+/// Every value of the hand, from the value-only path or the full table.
+enum Listed<'a> {
+    Sets(&'a HandValues),
+    Table(&'a [Value]),
+}
+
+impl Listed<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Listed::Sets(s) => s.len(),
+            Listed::Table(t) => t.len(),
+        }
+    }
+
+    /// Calls `f` on each value, ascending, up to its first error.
+    fn for_each<E>(&self, mut f: impl FnMut(Value) -> Result<(), E>) -> Result<(), E> {
+        match self {
+            Listed::Sets(s) => s.iter().try_for_each(f),
+            Listed::Table(t) => t.iter().try_for_each(|&v| f(v)),
+        }
+    }
+}
+
+impl serde::Serialize for Listed<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        self.for_each(|v| seq.serialize_element(&json::integer(v)))?;
+        seq.end()
+    }
+}
+
+/// The JSON object: `head`'s entries, then the values, written as they
+/// are serialized instead of held as a tree.
+struct WithValues<'a> {
+    head: &'a serde_json::Map<String, serde_json::Value>,
+    values: Option<&'a Listed<'a>>,
+}
+
+impl serde::Serialize for WithValues<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map =
+            s.serialize_map(Some(self.head.len() + usize::from(self.values.is_some())))?;
+        for (k, v) in self.head {
+            map.serialize_entry(k, v)?;
+        }
+        if let Some(values) = self.values {
+            map.serialize_entry("values", values)?;
+        }
+        map.end()
+    }
 }
 
 /// The refusal when the allocator cannot give the room already charged.
