@@ -25,6 +25,10 @@ use crate::hand::Hand;
 /// Values within −SMALL..SMALL go through the bitmap (2 MiB).
 const SMALL: i64 = 1 << 23;
 
+/// Entries the map of values outside ±SMALL keeps room for between sets
+/// (9 MiB).
+const LARGE_KEPT: usize = 1 << 20;
+
 /// The bitmap's words.
 #[allow(
     clippy::cast_possible_truncation,
@@ -159,7 +163,7 @@ impl Values {
         }
     }
 
-    /// A copy, charged first.
+    /// A copy (the caller charges [`Values::bytes`] first).
     fn copy(&self, budget: &Budget) -> Result<Values, SolveError> {
         Ok(match self {
             Values::Narrow(v) => {
@@ -387,14 +391,15 @@ impl ValueSets<'_> {
             });
         }
         let (mut merged, mut charge) = values.into_wide(charge, build.budget)?;
-        let mut below_charge = build.budget.charge(bytes(merged.len()))?;
-        let mut below = room(merged.len(), build.budget)?;
-        below.extend_from_slice(&merged);
+        // The level the functions apply to next: the merged list itself at
+        // first (no copy), then the level last made.
+        let mut below: Option<(Vec<Value>, Charge)> = None;
         for _ in 0..build.depth {
-            if below.is_empty() {
+            let level = below.as_ref().map_or(&merged, |(level, _)| level);
+            if level.is_empty() {
                 break;
             }
-            for &v in &below {
+            for &v in level {
                 for &f in build.functions {
                     match f.apply(v, build.bound) {
                         Eval::Exact(w) => self.distinct.add(w),
@@ -409,9 +414,9 @@ impl ValueSets<'_> {
             let union_charge = build.budget.charge(bytes(merged.len() + next.len()))?;
             merged = union(&merged, &next, build.budget)?;
             charge = union_charge;
-            (below, below_charge) = (next, next_charge);
+            below = Some((next, next_charge));
         }
-        drop(below_charge);
+        drop(below);
         // Kept in 64 bits where every value fits, as without functions:
         // half the memory, and the quicker pairs above.
         let (values, charge) = Values::narrowed(merged, charge, build.budget)?;
@@ -677,11 +682,15 @@ struct Distinct {
     spare: Vec<i64>,
     /// Those values, in the order first offered.
     small: Vec<i64>,
-    /// The others.
-    large: FxHashMap<Value, ()>,
+    /// The others that fit 64 bits (8-byte keys: half the memory of
+    /// full-width ones).
+    large: FxHashMap<i64, ()>,
+    /// The rest (bounds past 2^63).
+    huge: FxHashMap<Value, ()>,
     /// The scratch's memory: the bitmap and the list's capacity.
     charge: Charge,
     large_charge: Charge,
+    huge_charge: Charge,
     /// The first refusal since the last [`Distinct::failed`].
     error: Option<SolveError>,
     budget: Arc<Budget>,
@@ -705,15 +714,17 @@ impl Distinct {
             spare: Vec::new(),
             small: Vec::new(),
             large: FxHashMap::default(),
+            huge: FxHashMap::default(),
             charge,
             large_charge: Charge::default(),
+            huge_charge: Charge::default(),
             error: None,
             budget: Arc::clone(budget),
         })
     }
 
     fn len(&self) -> usize {
-        self.small.len() + self.large.len()
+        self.small.len() + self.large.len() + self.huge.len()
     }
 
     /// Clears the bits of the values in `small`.
@@ -736,6 +747,7 @@ impl Distinct {
         self.clear_bits();
         self.small.clear();
         self.large.clear();
+        self.huge.clear();
         self.error = None;
     }
 
@@ -775,7 +787,7 @@ impl Distinct {
     fn add(&mut self, v: Value) {
         match i64::try_from(v) {
             Ok(v) => self.add_narrow(v),
-            Err(_) => self.add_large(v),
+            Err(_) => self.add_huge(v),
         }
     }
 
@@ -787,10 +799,10 @@ impl Distinct {
     )]
     fn add_narrow(&mut self, v: i64) {
         if !(-SMALL..SMALL).contains(&v) {
-            return self.add_large(v.into());
+            return self.add_large(v);
         }
         let Some(bits) = self.bits.as_deref_mut() else {
-            return self.add_large(v.into());
+            return self.add_large(v);
         };
         let at = (v + SMALL) as usize;
         // Masked, though `at` is in range: no bounds check in the loop.
@@ -808,10 +820,22 @@ impl Distinct {
     }
 
     #[inline(never)]
-    fn add_large(&mut self, v: Value) {
+    fn add_large(&mut self, v: i64) {
         match map_room(&mut self.large, &mut self.large_charge, &self.budget, 1) {
             Ok(()) => {
                 self.large.insert(v, ());
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    #[cold]
+    fn add_huge(&mut self, v: Value) {
+        match map_room(&mut self.huge, &mut self.huge_charge, &self.budget, 1) {
+            Ok(()) => {
+                self.huge.insert(v, ());
             }
             Err(e) => {
                 self.error.get_or_insert(e);
@@ -844,29 +868,43 @@ impl Distinct {
                 .map_err(|_| self.budget.refusal(bytes))?;
             self.charge.absorb(grown);
         }
-        let _sorting = budget.charge(bytes(self.large.len()))?;
-        let mut large: Vec<Value> = room(self.large.len(), budget)?;
+        let _sorting =
+            budget.charge((self.large.len() * size_of::<i64>()) as u64 + bytes(self.huge.len()))?;
+        let mut large: Vec<i64> = room(self.large.len(), budget)?;
         large.extend(self.large.drain().map(|(v, ())| v));
         large.sort_unstable();
+        // A set of millions of values: its map is given back, not held
+        // empty through the rest of the hand (the next set regrows one).
+        if self.large.capacity() > LARGE_KEPT {
+            self.large = FxHashMap::default();
+            self.large_charge = Charge::default();
+        }
+        let mut huge: Vec<Value> = room(self.huge.len(), budget)?;
+        huge.extend(self.huge.drain().map(|(v, ())| v));
+        huge.sort_unstable();
         self.clear_bits();
         radix_sort(&mut self.small, &mut self.spare);
-        // The large values lie outside ±SMALL: the negatives before the
-        // small ones, the positives after.
-        let negative = large.partition_point(|&v| v < 0);
-        let narrow = |v: &Value| i64::try_from(*v).ok();
-        if want == Width::Narrow && large.iter().all(|v| narrow(v).is_some()) {
+        // The large values lie outside ±SMALL and the huge ones outside 64
+        // bits: the negatives before the small ones, the positives after.
+        let (negative, very) = (
+            large.partition_point(|&v| v < 0),
+            huge.partition_point(|&v| v < 0),
+        );
+        if want == Width::Narrow && huge.is_empty() {
             let charge = budget.charge((n * size_of::<i64>()) as u64)?;
             let mut out = room(n, budget)?;
-            out.extend(large[..negative].iter().filter_map(narrow));
+            out.extend_from_slice(&large[..negative]);
             out.append(&mut self.small);
-            out.extend(large[negative..].iter().filter_map(narrow));
+            out.extend_from_slice(&large[negative..]);
             return Ok((Values::Narrow(out), charge));
         }
         let charge = budget.charge(bytes(n))?;
         let mut out = room(n, budget)?;
-        out.extend_from_slice(&large[..negative]);
+        out.extend_from_slice(&huge[..very]);
+        out.extend(large[..negative].iter().map(|&v| Value::from(v)));
         out.extend(self.small.drain(..).map(Value::from));
-        out.extend_from_slice(&large[negative..]);
+        out.extend(large[negative..].iter().map(|&v| Value::from(v)));
+        out.extend_from_slice(&huge[very..]);
         Ok((Values::Wide(out), charge))
     }
 }
