@@ -656,6 +656,30 @@ fn value_sets_agree_with_the_full_tables() {
             all.push((rules, sample_of_three_and_four(3, 41)));
         }
     }
+    // Bounds at the edges the path switches on: the bitmap's range
+    // (±2^23), 32-bit division, 64-bit arithmetic (2^31) and 64-bit
+    // storage (2^63); without functions, so that + − × ÷ reach them.
+    for max_value in [
+        (1 << 23) - 1,
+        1 << 23,
+        (1 << 23) + 1,
+        (1 << 31) - 1,
+        (1 << 31) + 1,
+        (1 << 63) - 1,
+        (1 << 63) + 1,
+    ] {
+        for powers in [false, true] {
+            let rules = Rules {
+                powers,
+                juxtapose: true,
+                max_value,
+                ..base
+            };
+            let mut hands = sample_of_three_and_four(7, 43);
+            hands.extend(all_hands(Faces::Rank, 5).into_iter().step_by(331));
+            all.push((rules, hands));
+        }
+    }
     let deeper = Rules {
         functions: Functions::ALL,
         function_depth: 2,
