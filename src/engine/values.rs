@@ -515,77 +515,26 @@ impl Element for Value {
     }
 }
 
-/// [`pairs`] for + − × ÷ on values within 2^31, in `i64`, every operation
-/// of a pair at once; `CHECK`: whether a result may pass the bound.
+/// Every result of + − × ÷ on the pairs of `x` and `y` (values within
+/// 2^31, so in `i64`), every operation of a pair at once, as `directions`
+/// allows them: with equal sides (`SAME`), + and × once per unordered pair
+/// and no y op x. `DIV32`: every value lies within ±2^23, and a 32-bit
+/// division, quicker than a 64-bit one, does.
+#[inline(always)]
 #[allow(
     clippy::cast_possible_truncation,
-    reason = "both sides hold values within 2^31 (`pairs`)"
+    reason = "with DIV32, values within ±2^23 (`Distinct::dense`)"
 )]
-fn narrow_pairs<const CHECK: bool, T: Element>(
-    bound: u64,
+fn each_result<const SAME: bool, const DIV32: bool, T: Element>(
     x: &[T],
     y: &[T],
-    same: bool,
-    out: &mut Distinct,
-) -> u64 {
-    let mut pruned = 0;
-    let mut put = |v: i64, out: &mut Distinct| {
-        if CHECK && v.unsigned_abs() > bound {
-            pruned += 1;
-        } else {
-            out.add_narrow(v);
-        }
-    };
-    for (i, &a) in x.iter().enumerate() {
-        let a = a.narrow();
-        for (j, &b) in y.iter().enumerate() {
-            let b = b.narrow();
-            // With equal sides, + and × once per unordered pair and no
-            // y op x (`directions`).
-            let both = !same || j >= i;
-            if both {
-                put(a + b, out);
-            }
-            put(a - b, out);
-            if !same {
-                put(b - a, out);
-            }
-            if both {
-                put(a * b, out);
-            }
-            if let Some(q) = exact_quotient(a, b) {
-                put(q, out);
-            }
-            if !same && let Some(q) = exact_quotient(b, a) {
-                put(q, out);
-            }
-        }
-    }
-    pruned
-}
-
-/// [`narrow_pairs`] where every result lies within ±SMALL and the bound:
-/// each goes straight to the bitmap, with no range to check, and the list
-/// has room for every new one (`Distinct::reserve`).
-#[allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    reason = "both sides hold values within 2^31 (`pairs`), results within ±SMALL (`Distinct::dense`)"
-)]
-fn dense_pairs<const SAME: bool, T: Element>(
-    x: &[T],
-    y: &[T],
-    bits: &mut [u64; WORDS],
-    small: &mut Vec<i64>,
+    mut put: impl FnMut(i64),
 ) {
-    let mut put = |v: i64| {
-        let at = (v + SMALL) as usize;
-        // Masked, though `at` is in range: no bounds check in the loop.
-        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
-        let w = bits[word];
-        if w & bit == 0 {
-            bits[word] = w | bit;
-            small.push(v);
+    let quotient = |a: i64, b: i64| {
+        if DIV32 {
+            exact_quotient_32(a as i32, b as i32).map(i64::from)
+        } else {
+            exact_quotient(a, b)
         }
     };
     for (i, &a) in x.iter().enumerate() {
@@ -603,15 +552,65 @@ fn dense_pairs<const SAME: bool, T: Element>(
             if both {
                 put(a * b);
             }
-            // Within ±SMALL: a 32-bit division, quicker than a 64-bit one.
-            if let Some(q) = exact_quotient_32(a as i32, b as i32) {
-                put(q.into());
+            if let Some(q) = quotient(a, b) {
+                put(q);
             }
-            if !SAME && let Some(q) = exact_quotient_32(b as i32, a as i32) {
-                put(q.into());
+            if !SAME && let Some(q) = quotient(b, a) {
+                put(q);
             }
         }
     }
+}
+
+/// [`pairs`] for + − × ÷ on values within 2^31 ([`each_result`]);
+/// `CHECK`: whether a result may pass the bound. Gives how many did.
+fn narrow_pairs<const CHECK: bool, T: Element>(
+    bound: u64,
+    x: &[T],
+    y: &[T],
+    same: bool,
+    out: &mut Distinct,
+) -> u64 {
+    let mut pruned = 0;
+    let put = |v: i64| {
+        if CHECK && v.unsigned_abs() > bound {
+            pruned += 1;
+        } else {
+            out.add_narrow(v);
+        }
+    };
+    if same {
+        each_result::<true, false, T>(x, y, put);
+    } else {
+        each_result::<false, false, T>(x, y, put);
+    }
+    pruned
+}
+
+/// [`narrow_pairs`] where every result lies within ±SMALL and the bound:
+/// each goes straight to the bitmap, with no range to check, and the list
+/// has room for every new one (`Distinct::reserve`).
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_truncation,
+    reason = "results within ±SMALL (`Distinct::dense`)"
+)]
+fn dense_pairs<const SAME: bool, T: Element>(
+    x: &[T],
+    y: &[T],
+    bits: &mut [u64; WORDS],
+    small: &mut Vec<i64>,
+) {
+    each_result::<SAME, true, T>(x, y, |v: i64| {
+        let at = (v + SMALL) as usize;
+        // Masked, though `at` is in range: no bounds check in the loop.
+        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
+        let w = bits[word];
+        if w & bit == 0 {
+            bits[word] = w | bit;
+            small.push(v);
+        }
+    });
 }
 
 /// `a ÷ b` when exact.
@@ -821,26 +820,14 @@ impl Distinct {
 
     #[inline(never)]
     fn add_large(&mut self, v: i64) {
-        match map_room(&mut self.large, &mut self.large_charge, &self.budget, 1) {
-            Ok(()) => {
-                self.large.insert(v, ());
-            }
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
-        }
+        let (map, charge) = (&mut self.large, &mut self.large_charge);
+        insert_charged(map, charge, &self.budget, &mut self.error, v);
     }
 
     #[cold]
     fn add_huge(&mut self, v: Value) {
-        match map_room(&mut self.huge, &mut self.huge_charge, &self.budget, 1) {
-            Ok(()) => {
-                self.huge.insert(v, ());
-            }
-            Err(e) => {
-                self.error.get_or_insert(e);
-            }
-        }
+        let (map, charge) = (&mut self.huge, &mut self.huge_charge);
+        insert_charged(map, charge, &self.budget, &mut self.error, v);
     }
 
     /// The distinct values offered, ascending, charged to `budget`: in 64
@@ -906,6 +893,25 @@ impl Distinct {
         out.extend(large[negative..].iter().map(|&v| Value::from(v)));
         out.extend_from_slice(&huge[very..]);
         Ok((Values::Wide(out), charge))
+    }
+}
+
+/// Inserts `v` into `map`, its growth charged first; a refusal is kept in
+/// `error` (the first one) instead.
+fn insert_charged<K: std::hash::Hash + Eq>(
+    map: &mut FxHashMap<K, ()>,
+    charge: &mut Charge,
+    budget: &Arc<Budget>,
+    error: &mut Option<SolveError>,
+    v: K,
+) {
+    match map_room(map, charge, budget, 1) {
+        Ok(()) => {
+            map.insert(v, ());
+        }
+        Err(e) => {
+            error.get_or_insert(e);
+        }
     }
 }
 
