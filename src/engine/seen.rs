@@ -1,8 +1,10 @@
 //! The distinct values a hand reaches at its top, without their witnesses:
-//! a flat open-addressing set of 8-byte keys, each with one flag bit, so
-//! that the prime scan can count what it must about every value (the
-//! function applications pruned above the bound) while keeping a witness
-//! only for the few values that can still become a prime.
+//! a flat open-addressing set of 8-byte keys, each with one flag bit (and
+//! a bitmap in front of it for the values below 2^20, whose flag is worked
+//! out again when they repeat), so that the prime scan can count what it
+//! must about every value (the function applications pruned above the
+//! bound) while keeping a witness only for the few values that can still
+//! become a prime.
 
 use std::sync::Arc;
 

@@ -8,7 +8,10 @@
 //! function levels, exactly the values of the table's merged layer, with
 //! the same count of operations beyond the bound. Duplicates go through a
 //! bitmap for values within ±2^23 (most of them; one bit set each) and a
-//! hash set for the others.
+//! hash set for the others (of 8-byte keys where they fit). Sets are kept
+//! in 64 bits where every value fits, and + − × ÷ on values within 2^31
+//! run in 64-bit arithmetic, straight into the bitmap where every result
+//! of a split lies within its range.
 
 use std::borrow::Cow;
 use std::sync::Arc;
