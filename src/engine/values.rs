@@ -70,14 +70,7 @@ impl HandValues {
 
     /// Every value the hand makes, ascending, without a copy.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Value> + '_ {
-        let (narrow, wide): (&[i64], &[Value]) = match &self.values {
-            Values::Narrow(v) => (v, &[]),
-            Values::Wide(v) => (&[], v),
-        };
-        Either {
-            narrow: narrow.iter(),
-            wide: wide.iter(),
-        }
+        self.within(Value::MIN, Value::MAX)
     }
 
     /// The values the hand makes within `lo..=hi`, ascending, found by
