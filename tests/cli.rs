@@ -671,3 +671,75 @@ fn query_of_five_cards_or_more_searches_for_primes_alone() {
     assert_eq!(fast["primes"].as_array().unwrap().len(), 25);
     assert!(fast.get("values").is_none());
 }
+
+/// `--values`, written as it is made (text and JSON), lists exactly the
+/// full table's values, in the JSON object's documented key order.
+#[test]
+fn query_values_are_the_full_tables_values_in_text_and_json() {
+    use prime_solve::{Faces, Functions, Hand, Rules, Solver};
+    let rules = Rules {
+        faces: Faces::Rank,
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    let full: Vec<String> = Solver::new(rules)
+        .unwrap()
+        .solve(Hand::from_values(&[3, 5, 7, 9]))
+        .unwrap()
+        .values()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let args = [
+        "query",
+        "3",
+        "5",
+        "7",
+        "9",
+        "--faces",
+        "rank",
+        "--functions",
+        "tri",
+        "--values",
+    ];
+    let out = prime_solve().args(args).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let line = text.lines().last().unwrap();
+    let (count, listed) = line.split_once(": ").unwrap();
+    assert_eq!(count, format!("{} values", full.len()));
+    assert_eq!(listed.split(' ').collect::<Vec<_>>(), full);
+    let out = prime_solve()
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let keys: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "schema",
+            "hand",
+            "rule_set",
+            "rules",
+            "primes",
+            "highest_prime",
+            "highest_prime_text",
+            "pruned",
+            "values"
+        ]
+    );
+    let listed: Vec<String> = json["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(listed, full);
+}
