@@ -211,24 +211,6 @@ impl Values {
         narrow.extend(wide.iter().filter_map(|&v| i64::try_from(v).ok()));
         Ok((Values::Narrow(narrow), narrow_charge))
     }
-
-    /// The values in full, with their charge (the narrow list's is
-    /// dropped once they are copied).
-    fn into_wide(
-        self,
-        charge: Charge,
-        budget: &Arc<Budget>,
-    ) -> Result<(Vec<Value>, Charge), SolveError> {
-        match self {
-            Values::Wide(v) => Ok((v, charge)),
-            Values::Narrow(v) => {
-                let wide_charge = budget.charge(bytes(v.len()))?;
-                let mut wide = room(v.len(), budget)?;
-                wide.extend(v.iter().map(|&v| Value::from(v)));
-                Ok((wide, wide_charge))
-            }
-        }
-    }
 }
 
 struct Set {
@@ -372,21 +354,16 @@ impl ValueSets<'_> {
                 build.check(hand, self.distinct.len())?;
             }
         }
-        // Functions work on the values in full: the list is made so at once.
-        let width = if build.functions.is_empty() {
-            Width::Narrow
-        } else {
-            Width::Wide
-        };
-        let (values, charge) = self.distinct.take_sorted(build.budget, width)?;
         if build.functions.is_empty() {
+            let (values, charge) = self.distinct.take_sorted(build.budget)?;
             return Ok(Set {
                 values,
                 pruned,
                 charge,
             });
         }
-        let (mut merged, mut charge) = values.into_wide(charge, build.budget)?;
+        // Functions work on the values in full: the list is made so at once.
+        let (mut merged, mut charge) = self.distinct.take_sorted_wide(build.budget)?;
         // The level the functions apply to next: the merged list itself at
         // first (no copy), then the level last made.
         let mut below: Option<(Vec<Value>, Charge)> = None;
@@ -405,8 +382,7 @@ impl ValueSets<'_> {
                 }
             }
             build.check(hand, self.distinct.len())?;
-            let (next, next_charge) = self.distinct.take_sorted(build.budget, Width::Wide)?;
-            let (next, next_charge) = next.into_wide(next_charge, build.budget)?;
+            let (next, next_charge) = self.distinct.take_sorted_wide(build.budget)?;
             let union_charge = build.budget.charge(bytes(merged.len() + next.len()))?;
             merged = union(&merged, &next, build.budget)?;
             charge = union_charge;
@@ -657,14 +633,6 @@ fn bytes(n: usize) -> u64 {
     (n * size_of::<Value>()) as u64
 }
 
-/// How [`Distinct::take_sorted`] gives its list: in 64 bits where every
-/// value fits, or in full.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Width {
-    Narrow,
-    Wide,
-}
-
 /// The distinct values offered since the last [`Distinct::take_sorted`].
 /// Offering a value cannot fail: an offer that would pass the budget is
 /// recorded, and [`Distinct::failed`] gives it after the loop.
@@ -827,20 +795,60 @@ impl Distinct {
     }
 
     /// The distinct values offered, ascending, charged to `budget`: in 64
-    /// bits when `want` is narrow and every one fits, else in full. The
-    /// scratch is left empty for the next set.
+    /// bits when every one fits, else in full. The scratch is left empty
+    /// for the next set.
+    fn take_sorted(&mut self, budget: &Arc<Budget>) -> Result<(Values, Charge), SolveError> {
+        if !self.huge.is_empty() {
+            let (values, charge) = self.take_sorted_wide(budget)?;
+            return Ok((Values::Wide(values), charge));
+        }
+        let n = self.len();
+        let (large, negative, _sorting) = self.sort_parts(budget)?;
+        let charge = budget.charge((n * size_of::<i64>()) as u64)?;
+        let mut out = room(n, budget)?;
+        out.extend_from_slice(&large[..negative]);
+        out.append(&mut self.small);
+        out.extend_from_slice(&large[negative..]);
+        Ok((Values::Narrow(out), charge))
+    }
+
+    /// [`Distinct::take_sorted`] in full width, as functions take their
+    /// arguments.
+    fn take_sorted_wide(
+        &mut self,
+        budget: &Arc<Budget>,
+    ) -> Result<(Vec<Value>, Charge), SolveError> {
+        let n = self.len();
+        let _huge_charge = budget.charge(bytes(self.huge.len()))?;
+        let mut huge: Vec<Value> = room(self.huge.len(), budget)?;
+        huge.extend(self.huge.drain().map(|(v, ())| v));
+        huge.sort_unstable();
+        let very = huge.partition_point(|&v| v < 0);
+        let (large, negative, _sorting) = self.sort_parts(budget)?;
+        let charge = budget.charge(bytes(n))?;
+        let mut out = room(n, budget)?;
+        out.extend_from_slice(&huge[..very]);
+        out.extend(large[..negative].iter().map(|&v| Value::from(v)));
+        out.extend(self.small.drain(..).map(Value::from));
+        out.extend(large[negative..].iter().map(|&v| Value::from(v)));
+        out.extend_from_slice(&huge[very..]);
+        Ok((out, charge))
+    }
+
+    /// Sorts `small` in place and gives the values outside ±SMALL that fit
+    /// 64 bits, sorted, with how many are negative (they come before the
+    /// small ones, the others after) and the charge for the list; clears
+    /// the bitmap.
     #[allow(
         clippy::cast_sign_loss,
         clippy::cast_possible_truncation,
         reason = "v + SMALL lies in 0..2 SMALL"
     )]
-    fn take_sorted(
+    fn sort_parts(
         &mut self,
         budget: &Arc<Budget>,
-        want: Width,
-    ) -> Result<(Values, Charge), SolveError> {
+    ) -> Result<(Vec<i64>, usize, Charge), SolveError> {
         self.failed()?;
-        let n = self.len();
         let short = self.small.len().saturating_sub(self.spare.capacity());
         if short > 0 {
             let bytes = (short * size_of::<i64>()) as u64;
@@ -851,8 +859,7 @@ impl Distinct {
                 .map_err(|_| self.budget.refusal(bytes))?;
             self.charge.absorb(grown);
         }
-        let _sorting =
-            budget.charge((self.large.len() * size_of::<i64>()) as u64 + bytes(self.huge.len()))?;
+        let sorting = budget.charge((self.large.len() * size_of::<i64>()) as u64)?;
         let mut large: Vec<i64> = room(self.large.len(), budget)?;
         large.extend(self.large.drain().map(|(v, ())| v));
         large.sort_unstable();
@@ -862,33 +869,10 @@ impl Distinct {
             self.large = FxHashMap::default();
             self.large_charge = Charge::default();
         }
-        let mut huge: Vec<Value> = room(self.huge.len(), budget)?;
-        huge.extend(self.huge.drain().map(|(v, ())| v));
-        huge.sort_unstable();
         self.clear_bits();
         radix_sort(&mut self.small, &mut self.spare);
-        // The large values lie outside ±SMALL and the huge ones outside 64
-        // bits: the negatives before the small ones, the positives after.
-        let (negative, very) = (
-            large.partition_point(|&v| v < 0),
-            huge.partition_point(|&v| v < 0),
-        );
-        if want == Width::Narrow && huge.is_empty() {
-            let charge = budget.charge((n * size_of::<i64>()) as u64)?;
-            let mut out = room(n, budget)?;
-            out.extend_from_slice(&large[..negative]);
-            out.append(&mut self.small);
-            out.extend_from_slice(&large[negative..]);
-            return Ok((Values::Narrow(out), charge));
-        }
-        let charge = budget.charge(bytes(n))?;
-        let mut out = room(n, budget)?;
-        out.extend_from_slice(&huge[..very]);
-        out.extend(large[..negative].iter().map(|&v| Value::from(v)));
-        out.extend(self.small.drain(..).map(Value::from));
-        out.extend(large[negative..].iter().map(|&v| Value::from(v)));
-        out.extend_from_slice(&huge[very..]);
-        Ok((Values::Wide(out), charge))
+        let negative = large.partition_point(|&v| v < 0);
+        Ok((large, negative, sorting))
     }
 }
 
