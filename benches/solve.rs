@@ -166,3 +166,21 @@ fn value_sets_six_cards_rank() -> usize {
         })
         .sum()
 }
+
+/// The value-only path on one six-card hand with 87 million values:
+/// `query 3 5 7 9 11 13 --faces rank --functions tri --values` without the
+/// primes' witnesses and the output. Most of its values lie beyond the
+/// bitmap, in the flat table of large values (`engine/flat.rs`).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn value_sets_six_cards_triangles() -> usize {
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        functions: Functions::TRI,
+        ..Rules::default()
+    })
+    .unwrap();
+    let mut sets = solver.value_sets().unwrap();
+    sets.values(black_box(Hand::from_values(&[3, 5, 7, 9, 11, 13])))
+        .unwrap()
+        .len()
+}

@@ -28,9 +28,11 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let solver = Solver::new(rules)?;
     // From five cards on, unless every value is asked for, only the primes
     // are searched for and the operations beyond the bound are not counted
-    // (as in `analyze`): seconds instead of minutes and gigabytes.
+    // (as in `analyze`): seconds instead of minutes and gigabytes. When
+    // every value is asked for, the value-only path counts them, so the
+    // search for the primes need not either.
     let primes_only = !args.values && hand.len() > COUNTED_UP_TO;
-    let solver = if primes_only {
+    let solver = if primes_only || args.values {
         solver.without_pruned_counts()
     } else {
         solver

@@ -10,6 +10,7 @@
 )]
 
 mod budget;
+mod flat;
 mod primes;
 mod seen;
 mod table;

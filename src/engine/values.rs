@@ -20,6 +20,7 @@ use rustc_hash::FxHashMap;
 
 use super::Solver;
 use super::budget::{Budget, Charge, map_room};
+use super::flat::FlatSet;
 use super::table::{Build, directions, splits};
 use crate::arith::{BinOp, Eval, Value};
 use crate::error::SolveError;
@@ -28,8 +29,10 @@ use crate::hand::Hand;
 /// Values within −SMALL..SMALL go through the bitmap (2 MiB).
 const SMALL: i64 = 1 << 23;
 
-/// Entries the map of values outside ±SMALL keeps room for between sets
-/// (9 MiB).
+/// Values outside ±SMALL offered before any is added to the table.
+const PENDING: usize = 32;
+
+/// Slots the table of values outside ±SMALL keeps between sets (8 MiB).
 const LARGE_KEPT: usize = 1 << 20;
 
 /// The bitmap's words.
@@ -646,13 +649,16 @@ struct Distinct {
     /// Those values, in the order first offered.
     small: Vec<i64>,
     /// The others that fit 64 bits (8-byte keys: half the memory of
-    /// full-width ones).
-    large: FxHashMap<i64, ()>,
+    /// full-width ones), in a flat table (charged as it grows).
+    large: FlatSet,
+    /// Values for `large` not yet added (the first `pending_len`), added
+    /// together ([`FlatSet::insert_all`]).
+    pending: [i64; PENDING],
+    pending_len: usize,
     /// The rest (bounds past 2^63).
     huge: FxHashMap<Value, ()>,
     /// The scratch's memory: the bitmap and the list's capacity.
     charge: Charge,
-    large_charge: Charge,
     huge_charge: Charge,
     /// The first refusal since the last [`Distinct::failed`].
     error: Option<SolveError>,
@@ -676,18 +682,28 @@ impl Distinct {
             bits,
             spare: Vec::new(),
             small: Vec::new(),
-            large: FxHashMap::default(),
+            large: FlatSet::new(budget),
+            pending: [0; PENDING],
+            pending_len: 0,
             huge: FxHashMap::default(),
             charge,
-            large_charge: Charge::default(),
             huge_charge: Charge::default(),
             error: None,
             budget: Arc::clone(budget),
         })
     }
 
-    fn len(&self) -> usize {
+    fn len(&mut self) -> usize {
+        self.flush();
         self.small.len() + self.large.len() + self.huge.len()
+    }
+
+    /// Adds the pending values to `large`.
+    fn flush(&mut self) {
+        let n = std::mem::take(&mut self.pending_len);
+        if let Err(e) = self.large.insert_all(&self.pending[..n]) {
+            self.error.get_or_insert(e);
+        }
     }
 
     /// Clears the bits of the values in `small`.
@@ -709,13 +725,15 @@ impl Distinct {
     fn reset(&mut self) {
         self.clear_bits();
         self.small.clear();
-        self.large.clear();
+        self.pending_len = 0;
+        self.large.clear(LARGE_KEPT);
         self.huge.clear();
         self.error = None;
     }
 
     /// The refusal of an offer since the last call, if any.
     fn failed(&mut self) -> Result<(), SolveError> {
+        self.flush();
         self.error.take().map_or(Ok(()), Err)
     }
 
@@ -784,8 +802,11 @@ impl Distinct {
 
     #[inline(never)]
     fn add_large(&mut self, v: i64) {
-        let (map, charge) = (&mut self.large, &mut self.large_charge);
-        insert_charged(map, charge, &self.budget, &mut self.error, v);
+        self.pending[self.pending_len] = v;
+        self.pending_len += 1;
+        if self.pending_len == PENDING {
+            self.flush();
+        }
     }
 
     #[cold]
@@ -861,14 +882,10 @@ impl Distinct {
         }
         let sorting = budget.charge((self.large.len() * size_of::<i64>()) as u64)?;
         let mut large: Vec<i64> = room(self.large.len(), budget)?;
-        large.extend(self.large.drain().map(|(v, ())| v));
-        large.sort_unstable();
-        // A set of millions of values: its map is given back, not held
+        // A set of millions of values: its table is given back, not held
         // empty through the rest of the hand (the next set regrows one).
-        if self.large.capacity() > LARGE_KEPT {
-            self.large = FxHashMap::default();
-            self.large_charge = Charge::default();
-        }
+        self.large.drain_into(&mut large, LARGE_KEPT);
+        large.sort_unstable();
         self.clear_bits();
         radix_sort(&mut self.small, &mut self.spare);
         let negative = large.partition_point(|&v| v < 0);
