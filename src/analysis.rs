@@ -445,9 +445,11 @@ fn analyze_group(
     hands.sort_unstable();
     hands.dedup();
     // From five cards on, operations beyond the bound are not counted, so
-    // that hands are searched for their primes alone (`Solver::restricts`).
+    // that hands are searched for their primes alone (`Solver::restricts`),
+    // except where a member allows any prime: its reports tell whether the
+    // bound set the highest prime (`Analysis::highest_set_by_bound`).
     let mut solver = Solver::new(search)?;
-    if cards > COUNTED_UP_TO {
+    if cards > COUNTED_UP_TO && search.max_prime.is_some() {
         solver = solver.without_pruned_counts();
     }
     let chunk = solver.plan_sweep(&hands)?.max(1);

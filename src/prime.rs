@@ -20,12 +20,6 @@ pub fn is_prime(v: Value) -> bool {
     }
 }
 
-/// Whether [`is_prime`] answers `v` at once, without the sieve or
-/// Miller-Rabin: negative, small and even values.
-pub fn is_prime_at_once(v: Value) -> bool {
-    v < 128 || v % 2 == 0
-}
-
 /// Odd values below this are looked up in a bitmap (64 KiB).
 const SIEVED: u64 = 1 << 20;
 

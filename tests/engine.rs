@@ -187,21 +187,29 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
 
 /// `solve_primes` (the targeted search, or the top-level scan that keeps
 /// only primes) against `solve` (the full table): same primes, witnesses
-/// and pruned counts.
+/// and pruned counts; and the same primes and witnesses from a solver that
+/// does not count (`without_pruned_counts`: the restricted search, or the
+/// scan that sends no value through its set), with no count unless it
+/// built the full table.
 fn assert_prime_search_agrees(rules: Rules, hands: &[Hand]) {
     let solver = Solver::new(rules).unwrap();
+    let uncounted = Solver::new(rules).unwrap().without_pruned_counts();
     for &h in hands {
         let (full, fast) = (solver.solve(h).unwrap(), solver.solve_primes(h).unwrap());
+        let bare = uncounted.solve_primes(h).unwrap();
         assert_eq!(full.primes(), fast.primes(), "{h} under {}", rules.name());
+        assert_eq!(full.primes(), bare.primes(), "{h} under {}", rules.name());
         for p in full.primes() {
-            assert_eq!(
-                full.witness(p),
-                fast.witness(p),
-                "{h}: {p} under {}",
-                rules.name()
-            );
+            let want = full.witness(p);
+            assert_eq!(want, fast.witness(p), "{h}: {p} under {}", rules.name());
+            assert_eq!(want, bare.witness(p), "{h}: {p} under {}", rules.name());
         }
         assert_eq!(full.pruned(), fast.pruned(), "{h} under {}", rules.name());
+        assert!(
+            bare.pruned().is_none() || bare.pruned() == full.pruned(),
+            "{h} under {}",
+            rules.name()
+        );
     }
 }
 

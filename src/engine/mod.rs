@@ -27,7 +27,7 @@ use thiserror::Error;
 
 use crate::expr::{Cost, Expr};
 use crate::hand::Hand;
-use crate::prime::{is_prime, is_prime_at_once};
+use crate::prime::is_prime;
 use crate::rules::Rules;
 use crate::rules::RulesError;
 pub use budget::{Budget, Bytes, Charge, PER_THREAD, apart, default_limit, parse_size};
@@ -551,10 +551,7 @@ impl Solver {
                     hand,
                     get,
                     |v| rules.allows_prime(v) && is_prime(v),
-                    // Under a ceiling of 2^16, and wherever primality is
-                    // told at once, whether a value is a wanted prime is
-                    // quicker told than looked up.
-                    |v| rules.max_prime.is_some_and(|m| m <= 1 << 16) || is_prime_at_once(v),
+                    self.count_pruned,
                 )?,
             }
         } else {
@@ -572,7 +569,8 @@ impl Solver {
             local,
             depth: 0,
             complete,
-            counted: true,
+            // A full table counts them whatever was asked.
+            counted: self.count_pruned || complete,
         })
     }
 
