@@ -2,7 +2,8 @@
 //! reads one cache line, where a general hash map reads a control byte
 //! and a key in two places. The value-only path keeps the distinct values
 //! outside its bitmap here (tens of millions of them for six cards under
-//! functions).
+//! functions). The prime scan's set with flags (`Seen`) lays its table
+//! out the same way ([`lay_out`]).
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use super::budget::{Budget, Charge};
 use crate::error::SolveError;
 
 /// An empty slot. `i64::MIN` itself is held in a flag instead.
-const EMPTY: i64 = i64::MIN;
+pub(super) const EMPTY: i64 = i64::MIN;
 
 /// The smallest table allocated.
 const MIN_SLOTS: usize = 1024;
@@ -122,24 +123,8 @@ impl FlatSet {
     #[cold]
     fn grow(&mut self) -> Result<(), SolveError> {
         let slots = (self.slots.len() * 2).max(MIN_SLOTS);
-        let bytes = (slots * size_of::<i64>()) as u64;
-        let charge = self.budget.charge(bytes)?;
-        let mut fresh: Vec<i64> = Vec::new();
-        fresh
-            .try_reserve_exact(slots)
-            .map_err(|_| self.budget.refusal(bytes))?;
-        fresh.resize(slots, EMPTY);
-        let mask = slots - 1;
-        for &k in &self.slots {
-            if k != EMPTY {
-                let mut i = slot_of(k, slots);
-                while fresh[i] != EMPTY {
-                    i = (i + 1) & mask;
-                }
-                fresh[i] = k;
-            }
-        }
-        self.slots = fresh;
+        let (table, charge) = lay_out(&self.slots, slots, Vec::new(), |k| k, &self.budget)?;
+        self.slots = table;
         self.charge = charge;
         Ok(())
     }
@@ -180,8 +165,44 @@ impl FlatSet {
     clippy::cast_possible_truncation,
     reason = "bits of a hash, and a shift that leaves fewer than 64 bits"
 )]
-fn slot_of(v: i64, slots: usize) -> usize {
+pub(super) fn slot_of(v: i64, slots: usize) -> usize {
     ((v as u64).wrapping_mul(MIX) >> (64 - slots.trailing_zeros())) as usize
+}
+
+/// A table of `slots` slots (a power of two) holding the words of `old`
+/// ([`EMPTY`] aside), each placed by linear probing from the slot its key
+/// (`key(word)`) hashes to; made in `fresh`'s allocation where it is large
+/// enough, and charged to `budget` before anything is allocated. Gives
+/// the table and its charge.
+///
+/// # Errors
+/// [`SolveError::Memory`] past the budget, [`SolveError::Refused`] when
+/// the machine does not give the memory.
+pub(super) fn lay_out(
+    old: &[i64],
+    slots: usize,
+    mut fresh: Vec<i64>,
+    key: impl Fn(i64) -> i64,
+    budget: &Arc<Budget>,
+) -> Result<(Vec<i64>, Charge), SolveError> {
+    let bytes = (slots * size_of::<i64>()) as u64;
+    let charge = budget.charge(bytes)?;
+    fresh.clear();
+    fresh
+        .try_reserve_exact(slots)
+        .map_err(|_| budget.refusal(bytes))?;
+    fresh.resize(slots, EMPTY);
+    let mask = slots - 1;
+    for &k in old {
+        if k != EMPTY {
+            let mut i = slot_of(key(k), slots);
+            while fresh[i] != EMPTY {
+                i = (i + 1) & mask;
+            }
+            fresh[i] = k;
+        }
+    }
+    Ok((fresh, charge))
 }
 
 #[cfg(test)]

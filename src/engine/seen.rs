@@ -11,15 +11,15 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, Charge, map_room};
+// An empty slot is `flat::EMPTY` (`i64::MIN`): no value shifts to it, as
+// values here are below 2^61 in size.
+use super::flat::{EMPTY, lay_out, slot_of};
 use crate::arith::Value;
 use crate::error::SolveError;
 
 /// Values of at most this size go in the flat table; the rare larger ones
 /// (the bound allows up to 2^64 − 1) in a side map.
 const FLAT: i128 = 1 << 61;
-
-/// An empty slot: no value shifts to it (values are below 2^61 in size).
-const EMPTY: i64 = i64::MIN;
 
 /// Values in `0..FRONT` are marked in a bitmap instead (128 KiB, held in
 /// the cache where the table is not): under functions a third of the
@@ -75,9 +75,6 @@ impl Drop for Seen {
     }
 }
 
-/// Multiplicative hashing: the top bits of the product.
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
 impl Seen {
     /// An empty set with room for about `expect` values, charged first.
     pub fn new(expect: usize, budget: &Arc<Budget>) -> Result<Seen, SolveError> {
@@ -130,26 +127,9 @@ impl Seen {
     }
 
     /// [`Seen::grow`] into `fresh`'s allocation where it is large enough.
-    fn grow_into(&mut self, slots: usize, mut fresh: Vec<i64>) -> Result<(), SolveError> {
-        let bytes = (slots * size_of::<i64>()) as u64;
-        let charge = self.budget.charge(bytes)?;
-        fresh.clear();
-        fresh
-            .try_reserve_exact(slots)
-            .map_err(|_| self.budget.refusal(bytes))?;
-        fresh.resize(slots, EMPTY);
-        let mask = slots - 1;
-        let shift = 64 - slots.trailing_zeros();
-        for &k in &self.slots {
-            if k != EMPTY {
-                let mut i = slot_of(k >> 1, shift);
-                while fresh[i] != EMPTY {
-                    i = (i + 1) & mask;
-                }
-                fresh[i] = k;
-            }
-        }
-        self.slots = fresh;
+    fn grow_into(&mut self, slots: usize, fresh: Vec<i64>) -> Result<(), SolveError> {
+        let (table, charge) = lay_out(&self.slots, slots, fresh, |k| k >> 1, &self.budget)?;
+        self.slots = table;
         self.charge = charge;
         Ok(())
     }
@@ -191,8 +171,7 @@ impl Seen {
         )]
         let v = v as i64;
         let mask = self.slots.len() - 1;
-        let shift = 64 - self.slots.len().trailing_zeros();
-        let mut i = slot_of(v, shift);
+        let mut i = slot_of(v, self.slots.len());
         loop {
             let k = self.slots[i];
             if k == EMPTY {
@@ -227,16 +206,6 @@ impl Seen {
         self.big.insert(v, f);
         Ok(f)
     }
-}
-
-#[inline]
-#[allow(
-    clippy::cast_sign_loss,
-    clippy::cast_possible_truncation,
-    reason = "bits of a hash, and a shift that leaves fewer than 64 bits"
-)]
-fn slot_of(v: i64, shift: u32) -> usize {
-    ((v as u64).wrapping_mul(MIX) >> shift) as usize
 }
 
 #[cfg(test)]
