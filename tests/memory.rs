@@ -78,6 +78,17 @@ fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
 }
 
 #[test]
+fn a_small_address_space_still_answers_small_requests() {
+    // Under 300 MB the 512 MiB set aside for the program once left a
+    // budget of 0 bytes, and `query 3 5 7` was refused.
+    let out = under_ulimit(300_000, "query 3 5 7");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("highest prime: "));
+    let out = under_ulimit(300_000, &format!("query 3 5 7 9 11 {EVERY_RULE} --values"));
+    refused(&out, "raise --memory-limit");
+}
+
+#[test]
 fn the_value_only_path_is_refused_by_the_machine_not_aborted() {
     // `--values` goes through the value-only path, whose every allocation
     // may be refused: under 650 MB it is, cleanly (it completes within

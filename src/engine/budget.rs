@@ -189,9 +189,17 @@ pub fn default_limit() -> u64 {
     let address_space = read_proc("/proc/self/limits", "Max address space");
     let from_physical = physical.map_or(4 << 30, |p| p / 2);
     match address_space {
-        Some(limit) => from_physical.min(limit.saturating_sub(ADDRESS_SPACE_RESERVE) / 10 * 7),
+        Some(limit) => from_physical.min(limit_within(limit)),
         None => from_physical,
     }
+}
+
+/// The budget within an address space of `bytes`: 70% of what is left
+/// once [`ADDRESS_SPACE_RESERVE`] is set aside, or once half of it is
+/// where it is smaller than twice that (under `ulimit -v 300000` the
+/// reserve alone would leave nothing, and every request would be refused).
+fn limit_within(bytes: u64) -> u64 {
+    bytes.saturating_sub(ADDRESS_SPACE_RESERVE.min(bytes / 2)) / 10 * 7
 }
 
 /// What the address space must keep beside the tables: the binary, the
@@ -349,6 +357,19 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_address_space_leaves_a_budget() {
+        // 2 GB: 70% of what the 512 MiB reserve leaves.
+        assert_eq!(
+            limit_within(2_000_000 << 10),
+            ((2_000_000 << 10) - (512 << 20)) / 10 * 7
+        );
+        // 300 MB: half is set aside, not all of it.
+        assert_eq!(limit_within(300_000 << 10), (150_000 << 10) / 10 * 7);
+        assert!(limit_within(100 << 20) > 30 << 20);
+        assert_eq!(limit_within(0), 0);
+    }
 
     #[test]
     fn charges_are_refused_past_the_limit_and_given_back() {
