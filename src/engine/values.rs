@@ -698,11 +698,15 @@ impl Distinct {
         self.small.len() + self.large.len() + self.huge.len()
     }
 
-    /// Adds the pending values to `large`.
+    /// Adds the pending values to `large` (drops them once an offer has
+    /// been refused: the set is lost anyway, and a machine that refused a
+    /// table would be asked for it again with every batch).
     fn flush(&mut self) {
         let n = std::mem::take(&mut self.pending_len);
-        if let Err(e) = self.large.insert_all(&self.pending[..n]) {
-            self.error.get_or_insert(e);
+        if self.error.is_none()
+            && let Err(e) = self.large.insert_all(&self.pending[..n])
+        {
+            self.error = Some(e);
         }
     }
 
