@@ -116,8 +116,11 @@ impl Solver {
     /// still become a prime instead of building their full tables, and
     /// from six cards on keep only part of the tables of the sub-hands two
     /// cards short (with a prime ceiling of at most 1000 and functions
-    /// nested at most once).
-    /// Its solutions' [`Solution::pruned`] is then `None`.
+    /// nested at most once); where that search does not apply (any
+    /// prime, a ceiling above 1000), the scan at the top keeps no set of
+    /// the values it meets.
+    /// Its solutions' [`Solution::pruned`] is then `None`, unless the full
+    /// table was built.
     pub fn without_pruned_counts(self) -> Solver {
         Solver {
             count_pruned: false,
