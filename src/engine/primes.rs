@@ -22,10 +22,10 @@ impl Build<'_> {
     /// The primes `hand` reaches (those `wanted` says), with the witnesses
     /// of the full table, and its pruned count if `count` (else only the
     /// operations beyond the bound are counted, not the functions they
-    /// would prune), without sorting or keeping its other values: a function's
-    /// result is tried only where it can be prime (T(n) and n! only at
-    /// n = 2, √n at the square of a prime). `None` with functions nested
-    /// deeper than one.
+    /// would prune), without sorting or keeping its other values: a
+    /// function's result is tried only where it can be prime (T(n) and n!
+    /// only at n = 2, √n at the square of a prime). `None` with functions
+    /// nested deeper than one.
     pub fn scan_primes<'t>(
         &self,
         hand: Hand,
@@ -37,13 +37,12 @@ impl Build<'_> {
             return Ok(None);
         }
         // A value goes through the set of distinct values only where it
-        // must be counted once: when a function prunes it. Whether any
-        // other value is kept is worked out again each time it is made,
-        // which is quicker than a lookup in a set of every value (primality
-        // has its own memo): under T ! √ with any prime, four cards took
-        // 8.5 s instead of 9.2 s, and one six-card hand 11.7 s and 1.0 GB
-        // instead of 19.3 s and 2.3 GB, when the set held every large odd
-        // value as well.
+        // must be counted once: when a function prunes it and the count is
+        // wanted. Whether any other value is kept is worked out again each
+        // time it is made, which is quicker than a lookup in a set of every
+        // value (primality has its own memo): one six-card hand under T
+        // with any prime takes 11.5 s and 1.0 GB so, and took 19.3 s and
+        // 2.3 GB when every large odd value went through the set.
         let limits: Vec<(Func, Option<Value>)> = self
             .functions
             .iter()
