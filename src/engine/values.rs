@@ -813,10 +813,18 @@ impl Distinct {
         }
     }
 
+    /// Adds `v` to `huge`, its growth charged first; a refusal is kept
+    /// for [`Distinct::failed`] instead.
     #[cold]
     fn add_huge(&mut self, v: Value) {
-        let (map, charge) = (&mut self.huge, &mut self.huge_charge);
-        insert_charged(map, charge, &self.budget, &mut self.error, v);
+        match map_room(&mut self.huge, &mut self.huge_charge, &self.budget, 1) {
+            Ok(()) => {
+                self.huge.insert(v, ());
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
     }
 
     /// The distinct values offered, ascending, charged to `budget`: in 64
@@ -894,25 +902,6 @@ impl Distinct {
         radix_sort(&mut self.small, &mut self.spare);
         let negative = large.partition_point(|&v| v < 0);
         Ok((large, negative, sorting))
-    }
-}
-
-/// Inserts `v` into `map`, its growth charged first; a refusal is kept in
-/// `error` (the first one) instead.
-fn insert_charged<K: std::hash::Hash + Eq>(
-    map: &mut FxHashMap<K, ()>,
-    charge: &mut Charge,
-    budget: &Arc<Budget>,
-    error: &mut Option<SolveError>,
-    v: K,
-) {
-    match map_room(map, charge, budget, 1) {
-        Ok(()) => {
-            map.insert(v, ());
-        }
-        Err(e) => {
-            error.get_or_insert(e);
-        }
     }
 }
 
