@@ -22,6 +22,19 @@ pub fn or_list<S: AsRef<str>>(items: &[S]) -> String {
     }
 }
 
+/// `n` with its digits in groups of three: `grouped(4965)` is `4,965`.
+pub fn grouped(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// `n` in words up to twenty (`four`), in digits above.
 pub fn number(n: usize) -> String {
     const WORDS: [&str; 21] = [
@@ -55,6 +68,16 @@ pub fn number(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_are_grouped_in_threes() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(4965), "4,965");
+        assert_eq!(grouped(190_000), "190,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn counts_agree_with_their_nouns() {

@@ -43,14 +43,23 @@ fn six_cards_under_every_rule_are_refused_at_once() {
 }
 
 #[test]
-fn five_cards_under_every_rule_do_not_fit_two_gigabytes() {
-    // Every value of them needs about 3.8 GB: the default limit under
-    // `ulimit -v` stays within it and the search is refused, not aborted.
+fn five_cards_under_every_rule_fit_two_gigabytes() {
+    // Every value of them once needed about 3.8 GB and was refused here.
+    // The value-only path lists them in 0.7 GB, and its primes come from
+    // the scan, which is no longer projected as if it built the hand's
+    // full table: the query is answered within 2 GB of address space.
     let out = under_ulimit(
         2_000_000,
         &format!("query 3 5 7 9 11 {EVERY_RULE} --values"),
     );
-    refused(&out, "raise --memory-limit");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("highest prime: ") && text.contains(" values: "));
 }
 
 #[test]
@@ -236,5 +245,106 @@ fn a_query_searched_for_its_primes_alone_is_refused_in_advance() {
                 .split(' '),
         ),
         "not enough memory: the search asked for 55 MiB, more than the limit of 32 MiB",
+    );
+}
+
+/// Four-card hands under T with any prime, in the order a sweep takes them.
+fn tri_sweep() -> (Rules, Vec<Hand>) {
+    let rules = Rules {
+        functions: Functions {
+            tri: true,
+            ..Functions::default()
+        },
+        max_prime: None,
+        ..Rules::default()
+    };
+    let hands = prime_solve::deck::deal(4, rules.faces)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect();
+    (rules, hands)
+}
+
+#[test]
+fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
+    let (rules, hands) = tri_sweep();
+    // What the sample makes, worked out here: hands spread evenly.
+    let plain = Solver::new(rules).unwrap();
+    let n = prime_solve::engine::PRIME_SAMPLE;
+    let total: usize = (0..n)
+        .map(|i| hands[(2 * i + 1) * hands.len() / (2 * n)])
+        .map(|h| plain.solve_primes(h).unwrap().primes().len())
+        .sum();
+    let per_hand = (total as u64).div_ceil(n as u64);
+    assert!(per_hand > 100, "{per_hand}");
+    // Room for the lists at 16 bytes a prime and not at 64.
+    let lists = per_hand * hands.len() as u64 * 16;
+    let budget = Budget::new(lists * 2);
+    let solver = Solver::new(rules).unwrap().with_budget(budget.clone());
+    let before = budget.used();
+    solver.foresee_primes(&hands, 16).unwrap();
+    let refusal = solver.foresee_primes(&hands, 64).unwrap_err();
+    assert!(refusal.is_memory());
+    match &refusal {
+        SolveError::Primes {
+            hands: h,
+            per_hand: p,
+            needed,
+            limit,
+            operations,
+        } => {
+            assert_eq!((*h, *p, *limit), (hands.len(), per_hand, lists * 2));
+            assert_eq!(*needed, before + lists * 4);
+            assert!(*operations > u128::from(per_hand) * hands.len() as u128);
+        }
+        other => panic!("{other}"),
+    }
+    let text = refusal.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "not enough memory: the primes of {} hands would take about",
+            prime_solve::words::grouped(hands.len() as u128)
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(" a hand in a sample of 4; finding them is about "),
+        "{text}"
+    );
+    // Nothing the sample solved stays charged.
+    assert_eq!(budget.used(), before);
+    // A ceiling that bounds the lists within the budget spares the sample.
+    let ceiling = Solver::new(Rules {
+        max_prime: Some(97),
+        ..rules
+    })
+    .unwrap()
+    .with_budget(Budget::new(1 << 30));
+    assert!(ceiling.foresee_primes(&hands, 1 << 10).is_ok());
+}
+
+#[test]
+fn a_call_book_too_large_is_refused_in_seconds() {
+    // Six experts under T with any prime: the book would hold every prime
+    // of the 4,965 six-card hands, some 35 GiB. Refused once projected
+    // as if each hand built its full table (for the wrong reason), and
+    // when that projection was corrected, run for hours before the book
+    // passed the budget; now refused from a sample of four hands.
+    fails_with(
+        prime_solve().args([
+            "simulate",
+            "--players",
+            "expert,expert,expert,expert,expert,expert",
+            "--functions",
+            "tri",
+            "--high-primes",
+            "--games",
+            "2",
+            "--quiet",
+            "--memory-limit",
+            "8G",
+        ]),
+        "not enough memory: the primes of 4,965 hands would take about",
     );
 }

@@ -47,6 +47,11 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             SolveError::Memory { .. } => {
                 Some("; use fewer cards or house rules, or raise --memory-limit".into())
             }
+            SolveError::Primes { .. } => Some(
+                "; use fewer cards or players, a ceiling instead of --high-primes, or raise \
+                 --memory-limit"
+                    .into(),
+            ),
             SolveError::Refused { .. } => Some(
                 "; use fewer cards or house rules, or a --memory-limit the machine can give".into(),
             ),

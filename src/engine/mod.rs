@@ -149,6 +149,29 @@ impl Solver {
         self.search.is_some() && cards >= 3 && (!self.count_pruned || self.never_prunes())
     }
 
+    /// What a hand's top holds a value, to project it: a full table's
+    /// [`Solver::bytes_per_value`], unless only its primes are wanted
+    /// ([`Solver::solve_primes`]) and its full table is not built, because
+    /// the restricted search, the targeted one or the scan that keeps only
+    /// primes applies (the scan declines only under functions nested
+    /// twice). A scan then keeps the primes alone, which are charged as they
+    /// come (0 here), and, where it counts the function applications it
+    /// prunes and a function prunes from small values (n! from 21), a set
+    /// of the distinct values pruned: nearly every value of the hand, at
+    /// [`seen::BYTES_A_VALUE`].
+    fn top_bytes_per_value(&self, primes_only: bool) -> u64 {
+        if !primes_only || !self.functions.is_empty() && self.rules.function_depth > 1 {
+            return self.bytes_per_value();
+        }
+        let build = self.build();
+        let early = |f: &Func| build.pruned_from(*f).is_some_and(|n| n < 1 << 20);
+        if self.count_pruned && self.functions.iter().any(early) {
+            seen::BYTES_A_VALUE
+        } else {
+            0
+        }
+    }
+
     /// How many sizes of sub-hands below a hand of `cards` cards get
     /// restricted tables when only its primes are wanted: none without the
     /// restricted search; from six cards on two (those one and two cards
@@ -262,8 +285,8 @@ impl Solver {
         table::Layer::bytes(1) * layers
     }
 
-    /// Refuses at once a plan of tables still to build (`(cards, count)`,
-    /// ascending, the hand itself last) that a projection says cannot fit
+    /// Refuses at once a plan of tables still to build (`(cards, count,
+    /// bytes a value)`, ascending, the hand itself last) that a projection says cannot fit
     /// the budget, instead of filling memory for minutes first. A table of
     /// k cards is projected to grow from the mean table of k − 1 cards by
     /// the factor that one grew from k − 2, the last factor measured;
@@ -272,20 +295,10 @@ impl Solver {
     /// scratch of building them, so it seldom overestimates.
     fn foresee(
         &self,
-        plan: &[(usize, usize)],
+        plan: &[(usize, usize, u64)],
         mean: impl Fn(usize) -> Option<f64>,
     ) -> Result<(), SolveError> {
-        self.foresee_at(plan, mean, self.bytes_per_value())
-    }
-
-    /// [`Solver::foresee`] for sets that hold `per_value` bytes a value.
-    fn foresee_at(
-        &self,
-        plan: &[(usize, usize)],
-        mean: impl Fn(usize) -> Option<f64>,
-        per_value: u64,
-    ) -> Result<(), SolveError> {
-        let Some(&(first, _)) = plan.first() else {
+        let Some(&(first, ..)) = plan.first() else {
             return Ok(());
         };
         if first < 3 {
@@ -297,12 +310,11 @@ impl Solver {
         if a < 1.0 {
             return Ok(());
         }
-        let per_value = per_value as f64;
         let bytes: f64 = plan
             .iter()
-            .map(|&(size, count)| {
+            .map(|&(size, count, per_value)| {
                 let steps = i32::try_from(size + 1 - first).unwrap_or(i32::MAX);
-                b * (b / a).powi(steps) * count as f64 * per_value
+                b * (b / a).powi(steps) * count as f64 * per_value as f64
             })
             .sum();
         #[allow(
@@ -364,9 +376,15 @@ impl Solver {
         restricted.retain(|s| !self.shared.contains_key(s) && !self.restricted.contains_key(s));
         // The plan: each layer of sub-hands, then the hands themselves, as
         // many at once as there are threads to solve them.
-        let mut plan = layers(&pending);
-        plan.push((top, hands.len().min(rayon::current_num_threads())));
-        for step in 0..plan.len().saturating_sub(1) {
+        // The hands themselves are projected only where they are built as
+        // full tables; a scanned top charges its memory as it grows.
+        let mut plan = layers(&pending, self.bytes_per_value());
+        let built = plan.len();
+        let at_top = self.top_bytes_per_value(true);
+        if at_top > 0 {
+            plan.push((top, hands.len().min(rayon::current_num_threads()), at_top));
+        }
+        for step in 0..built {
             let size = plan[step].0;
             let shared = &self.shared;
             self.foresee(&plan[step..], |k| {
@@ -459,12 +477,25 @@ impl Solver {
             return Ok(hands.len());
         };
         // The least a sweep in chunks needs: the tables of k − 1 cards of
-        // one hand, and the hands the threads solve at once. Refused now if
-        // even that is projected past the budget, not after solving a part.
-        self.foresee(&[(top, rayon::current_num_threads())], |k| {
-            if k + 1 == top { Some(c) } else { mean(k) }
-        })?;
+        // one hand, and the hands the threads solve at once where their
+        // tops are built as full tables (a scanned top charges its memory
+        // as it grows). Refused now if even that is projected past the
+        // budget, not after solving a part.
         let each = c * self.bytes_per_value() as f64;
+        let threads = rayon::current_num_threads();
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a non-negative estimate, saturating at u64::MAX"
+        )]
+        self.budget
+            .foresee((each * top as f64).min(u64::MAX as f64) as u64)?;
+        let at_top = self.top_bytes_per_value(true);
+        if at_top > 0 {
+            self.foresee(&[(top, threads, at_top)], |k| {
+                if k + 1 == top { Some(c) } else { mean(k) }
+            })?;
+        }
         let room = self.budget.limit().saturating_sub(self.budget.used()) as f64 / 3.0;
         if each * next.len() as f64 <= room || b < 1.0 {
             return Ok(hands.len());
@@ -478,6 +509,72 @@ impl Solver {
         )]
         let chunk = (room / (each * top as f64)).floor().max(1.0) as usize;
         Ok(chunk.min(hands.len()))
+    }
+
+    /// Refuses at once a sweep over `hands` (of one size, as given to
+    /// [`Solver::plan_sweep`]) that keeps the primes of every hand at
+    /// `per_prime` bytes each, when those lists are projected past what
+    /// the budget has left. Under any prime a six-card hand makes hundreds
+    /// of thousands of primes, so that the lists, not the tables, are what
+    /// cannot fit: the projection solves a fixed sample of the hands
+    /// ([`PRIME_SAMPLE`], spread evenly over them, the same for any number
+    /// of threads) and scales their mean. A ceiling that bounds the lists
+    /// within the budget spares the sample.
+    ///
+    /// # Errors
+    /// [`SolveError::Primes`] with the projection and the work it stands
+    /// for; any error of solving the sample.
+    pub fn foresee_primes(&self, hands: &[Hand], per_prime: u64) -> Result<(), SolveError> {
+        let room = self.budget.limit().saturating_sub(self.budget.used());
+        let count = hands.len() as u64;
+        // Above this many hands the sample is a small part of the sweep.
+        if per_prime == 0 || hands.len() < 4 * PRIME_SAMPLE {
+            return Ok(());
+        }
+        // At most every other number up to the ceiling is a prime.
+        if let Some(max) = self.rules.max_prime
+            && (max / 2 + 1)
+                .saturating_mul(count)
+                .saturating_mul(per_prime)
+                <= room
+        {
+            return Ok(());
+        }
+        let sample: Vec<Hand> = (0..PRIME_SAMPLE)
+            .map(|i| hands[(2 * i + 1) * hands.len() / (2 * PRIME_SAMPLE)])
+            .collect();
+        let found = sample
+            .par_iter()
+            .map(|&hand| {
+                let solution = self.solve_primes(hand)?;
+                // The pairs of values the top tries, once per operation.
+                let pairs: u128 = table::splits(hand)
+                    .iter()
+                    .map(|s| {
+                        let len = |h: Hand| solution.table(h).merged.values.len() as u128;
+                        len(s.x) * len(s.y)
+                    })
+                    .sum();
+                Ok((
+                    solution.primes().len() as u64,
+                    pairs * self.ops.len() as u128,
+                ))
+            })
+            .collect::<Result<Vec<(u64, u128)>, SolveError>>()?;
+        let sampled = PRIME_SAMPLE as u64;
+        let per_hand = found.iter().map(|f| f.0).sum::<u64>().div_ceil(sampled);
+        let operations = found.iter().map(|f| f.1).sum::<u128>() / u128::from(sampled);
+        let needed = per_hand.saturating_mul(count).saturating_mul(per_prime);
+        if needed > room {
+            return Err(SolveError::Primes {
+                hands: hands.len(),
+                per_hand,
+                needed: self.budget.used().saturating_add(needed),
+                limit: self.budget.limit(),
+                operations: operations.saturating_mul(u128::from(count)),
+            });
+        }
+        Ok(())
     }
 
     /// Drops the shared tables of `size` cards (after a chunk of a sweep).
@@ -533,8 +630,11 @@ impl Solver {
         missing.sort_unstable_by_key(|h| h.len());
         let build = self.build();
         let subs = hand.proper_sub_hands();
-        let mut plan = layers(&missing);
-        plan.push((hand.len(), 1));
+        let mut plan = layers(&missing, self.bytes_per_value());
+        let at_top = self.top_bytes_per_value(primes_only);
+        if at_top > 0 {
+            plan.push((hand.len(), 1, at_top));
+        }
         let step = self.build_missing(&build, &subs, &missing, &plan, &mut local)?;
         let get = |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]);
         self.foresee(&plan[step..], |k| {
@@ -587,7 +687,7 @@ impl Solver {
         build: &Build<'_>,
         subs: &[Hand],
         missing: &[Hand],
-        plan: &[(usize, usize)],
+        plan: &[(usize, usize, u64)],
         local: &mut FxHashMap<Hand, Table>,
     ) -> Result<usize, SolveError> {
         let mut step = 0;
@@ -628,7 +728,13 @@ impl Solver {
         let build = self.build();
         // Projected as in `solve_with`, over the full tables alone: the
         // restricted ones and the top are a small part of the whole.
-        self.build_missing(&build, &subs, &missing, &layers(&missing), &mut local)?;
+        self.build_missing(
+            &build,
+            &subs,
+            &missing,
+            &layers(&missing, self.bytes_per_value()),
+            &mut local,
+        )?;
         // The restricted sub-hands, the smaller first.
         let two = if depth >= 2 {
             Some(self.two_short(search)?)
@@ -677,10 +783,10 @@ impl Solver {
 }
 
 /// The sizes of `hands` (sorted by size) with how many have each.
-fn layers(hands: &[Hand]) -> Vec<(usize, usize)> {
+fn layers(hands: &[Hand], per_value: u64) -> Vec<(usize, usize, u64)> {
     hands
         .chunk_by(|a, b| a.len() == b.len())
-        .map(|c| (c[0].len(), c.len()))
+        .map(|c| (c[0].len(), c.len(), per_value))
         .collect()
 }
 
@@ -715,6 +821,16 @@ pub const MAX_TABLE_VALUES: usize = u32::MAX as usize;
 /// The targeted prime search looks up partners for each prime up to the
 /// ceiling; above this ceiling trying every pair is as fast.
 const TARGETED_MAX_PRIME: u64 = 1000;
+
+/// How many hands [`Solver::foresee_primes`] solves to project a sweep's
+/// lists of primes.
+pub const PRIME_SAMPLE: usize = 4;
+
+/// Operations (pairs of values times operators) a core tries in a second
+/// at the top of a hand scanned for every prime, measured on the machine
+/// the README's figures come from: what turns a projected count of
+/// operations into hours in a refusal.
+pub const SCAN_RATE: f64 = 2.5e7;
 
 /// Hands of this many cards and more get restricted tables two cards short
 /// of them when the rules allow ([`Solver::depth`]); below, the full tables
@@ -857,11 +973,53 @@ pub enum SolveError {
         crate::engine::Bytes(*limit)
     )]
     Refused { needed: u64, limit: u64 },
+    /// A sweep's lists of primes are projected past the budget
+    /// ([`Solver::foresee_primes`]): `hands` hands of about `per_hand`
+    /// primes each, `needed` bytes in all against `limit`, and about
+    /// `operations` operations to find them.
+    #[error("{}", primes_refusal(*hands, *per_hand, *needed, *limit, *operations))]
+    Primes {
+        hands: usize,
+        per_hand: u64,
+        needed: u64,
+        limit: u64,
+        operations: u128,
+    },
+}
+
+/// The words of [`SolveError::Primes`], the same on every run.
+fn primes_refusal(
+    hands: usize,
+    per_hand: u64,
+    needed: u64,
+    limit: u64,
+    operations: u128,
+) -> String {
+    use crate::words::grouped;
+    let (needed, limit) = budget::apart(needed, limit);
+    #[allow(clippy::cast_precision_loss, reason = "an estimate")]
+    let hours = operations as f64 / SCAN_RATE / 3600.0;
+    let time = if hours >= 1.5 {
+        format!("some {hours:.0} hours of one core")
+    } else {
+        format!("some {:.0} minutes of one core", (hours * 60.0).max(1.0))
+    };
+    format!(
+        "not enough memory: the primes of {} hands would take about {needed}, more than the limit \
+         of {limit} (about {} a hand in a sample of {PRIME_SAMPLE}; finding them is about {:.1e} \
+         operations, {time})",
+        grouped(hands as u128),
+        grouped(u128::from(per_hand)),
+        operations as f64,
+    )
 }
 
 impl SolveError {
     /// Whether this is a refusal for memory (by the budget or the machine).
     pub fn is_memory(&self) -> bool {
-        matches!(self, SolveError::Memory { .. } | SolveError::Refused { .. })
+        matches!(
+            self,
+            SolveError::Memory { .. } | SolveError::Refused { .. } | SolveError::Primes { .. }
+        )
     }
 }

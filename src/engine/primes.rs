@@ -162,7 +162,7 @@ impl Build<'_> {
 
     /// The least value from which `f` is pruned, if any: T(n) and n!
     /// grow with n, so they are pruned from some n on; √n never is.
-    fn pruned_from(&self, f: Func) -> Option<Value> {
+    pub(super) fn pruned_from(&self, f: Func) -> Option<Value> {
         let pruned = |n: Value| f.apply(n, self.bound) == Eval::Pruned;
         // n! is pruned from 21 at the latest, T(n) from 2^33.
         let (mut lo, mut hi): (Value, Value) = (0, 1 << 33);

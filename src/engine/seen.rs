@@ -55,6 +55,11 @@ pub(super) struct Seen {
 /// held between sets, uncharged.
 const SPARE_MAX: usize = 1 << 19;
 
+/// What the set holds a value at most between growths, to project it: an
+/// eight-byte slot at most half full, up to a quarter full just after
+/// the table doubles.
+pub(super) const BYTES_A_VALUE: u64 = 32;
+
 thread_local! {
     static SPARE: std::cell::Cell<Vec<i64>> = const { std::cell::Cell::new(Vec::new()) };
     /// A cleared bitmap for the next set's `front`.

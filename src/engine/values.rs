@@ -274,18 +274,18 @@ impl ValueSets<'_> {
         // Size by size, each projected first from the growth measured on
         // the sizes below, as the full search projects its tables: a
         // request too large is refused before it is worked out.
-        let mut plan = super::layers(&missing);
+        let mut plan = super::layers(&missing, bytes(1));
         if !self.sets.contains_key(&hand) {
-            plan.push((hand.len(), 1));
+            plan.push((hand.len(), 1, bytes(1)));
         }
         let mut at = 0;
-        for (step, &(size, count)) in plan.iter().enumerate() {
+        for (step, &(size, count, _)) in plan.iter().enumerate() {
             let sizes = self.sizes;
             let mean = |k: usize| {
                 let (values, sets) = sizes.get(k).copied().unwrap_or_default();
                 (sets > 0).then(|| values as f64 / sets as f64)
             };
-            self.solver.foresee_at(&plan[step..], mean, bytes(1))?;
+            self.solver.foresee(&plan[step..], mean)?;
             if size == hand.len() {
                 break;
             }

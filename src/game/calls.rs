@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::arith::Value;
 use crate::deck::deal;
-use crate::engine::Solver;
+use crate::engine::{Charge, Solver};
 use crate::error::SolveError;
 use crate::expr::Expr;
 use crate::hand::Hand;
@@ -64,6 +64,9 @@ pub struct Callable {
 /// Every hand of the sizes a game can show, with its primes.
 pub struct CallBook {
     hands: FxHashMap<Hand, Vec<Callable>>,
+    /// The book's memory, charged to the solver's budget while it lives.
+    #[allow(dead_code, reason = "held for its drop")]
+    held: Charge,
 }
 
 impl CallBook {
@@ -82,6 +85,7 @@ impl CallBook {
             all.extend(deal(k, rules.faces).0.iter().map(|d| d.hand));
         }
         let mut hands: FxHashMap<Hand, Vec<Callable>> = FxHashMap::default();
+        let mut held = Charge::default();
         // Each size in its own sweep, within the budget (`Solver::plan_sweep`),
         // the largest first: a book that cannot fit is refused before the
         // smaller sizes are solved.
@@ -90,16 +94,30 @@ impl CallBook {
         for k in sizes {
             let sized: Vec<Hand> = all.iter().copied().filter(|h| h.len() == k).collect();
             let chunk = solver.plan_sweep(&sized)?.max(1);
+            solver.foresee_primes(&sized, Self::PER_PRIME)?;
             for part in sized.chunks(chunk) {
                 solver.prepare(part)?;
-                hands.extend(Self::solve(&solver, part)?);
+                let solved = Self::solve(&solver, part)?;
+                // Charged as the book grows, so that one the projection
+                // underestimated is refused rather than aborted.
+                let bytes: u64 = solved
+                    .iter()
+                    .map(|(_, options)| Self::PER_HAND + Self::PER_PRIME * options.len() as u64)
+                    .sum();
+                held.absorb(solver.budget().charge(bytes)?);
+                hands.extend(solved);
                 if chunk < sized.len() {
                     solver.release(k - 1);
                 }
             }
         }
-        Ok(CallBook { hands })
+        Ok(CallBook { hands, held })
     }
+
+    /// What the book holds per hand and per prime (a map entry with its
+    /// list, and a [`Callable`]).
+    const PER_HAND: u64 = 64;
+    const PER_PRIME: u64 = std::mem::size_of::<Callable>() as u64;
 
     fn solve(solver: &Solver, part: &[Hand]) -> Result<Vec<(Hand, Vec<Callable>)>, SolveError> {
         part.par_iter()
