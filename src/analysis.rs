@@ -452,14 +452,15 @@ fn analyze_group(
     if cards > COUNTED_UP_TO && search.max_prime.is_some() {
         solver = solver.without_pruned_counts();
     }
-    let chunk = solver.plan_sweep(&hands)?.max(1);
     // The members that list every prime of every hand, whose lists a
-    // sweep of many cards may not fit (the others stop at a ceiling).
+    // sweep of many cards may not fit (the others stop at a ceiling),
+    // refused before any table is prepared.
     let listing = members
         .iter()
         .filter(|m| m.screen.is_none() && m.rules.max_prime.is_none())
         .count() as u64;
     solver.foresee_primes(&hands, listing * std::mem::size_of::<Value>() as u64)?;
+    let chunk = solver.plan_sweep(&hands)?.max(1);
     // For each hand, each member's result if its faces deal the hand.
     let mut per_hand: Vec<Vec<Option<HandResult>>> = Vec::with_capacity(hands.len());
     // The results are charged as they pile up, so that a sweep whose lists

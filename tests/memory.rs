@@ -269,38 +269,57 @@ fn tri_sweep() -> (Rules, Vec<Hand>) {
 #[test]
 fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
     let (rules, hands) = tri_sweep();
-    // What the sample makes, worked out here: hands spread evenly.
+    // What the sample makes, worked out here: hands spread evenly, the
+    // smaller first.
     let plain = Solver::new(rules).unwrap();
     let n = prime_solve::engine::PRIME_SAMPLE;
-    let total: usize = (0..n)
+    let made: Vec<u64> = (0..n)
         .map(|i| hands[(2 * i + 1) * hands.len() / (2 * n)])
-        .map(|h| plain.solve_primes(h).unwrap().primes().len())
-        .sum();
-    let per_hand = (total as u64).div_ceil(n as u64);
-    assert!(per_hand > 100, "{per_hand}");
-    // Room for the lists at 16 bytes a prime and not at 64.
-    let lists = per_hand * hands.len() as u64 * 16;
-    let budget = Budget::new(lists * 2);
-    let solver = Solver::new(rules).unwrap().with_budget(budget.clone());
-    let before = budget.used();
-    solver.foresee_primes(&hands, 16).unwrap();
-    let refusal = solver.foresee_primes(&hands, 64).unwrap_err();
-    assert!(refusal.is_memory());
-    match &refusal {
+        .map(|h| plain.solve_primes(h).unwrap().primes().len() as u64)
+        .collect();
+    assert!(made.iter().all(|&p| p > 100), "{made:?}");
+    let per_hand = made.iter().sum::<u64>().div_ceil(n as u64);
+    let count = hands.len() as u64;
+    // Exactly room for the lists at 16 bytes a prime, and a byte less.
+    let lists = per_hand * count * 16;
+    let fits = Solver::new(rules).unwrap().with_budget(Budget::new(lists));
+    fits.foresee_primes(&hands, 16).unwrap();
+    assert_eq!(
+        fits.budget().used(),
+        0,
+        "nothing the sample solved stays charged"
+    );
+    let refused = |limit: u64, per_prime: u64| {
+        let solver = Solver::new(rules).unwrap().with_budget(Budget::new(limit));
+        let e = solver.foresee_primes(&hands, per_prime).unwrap_err();
+        assert!(e.is_memory());
+        assert_eq!(solver.budget().used(), 0);
+        e
+    };
+    match refused(lists - 1, 16) {
         SolveError::Primes {
             hands: h,
             per_hand: p,
+            sampled,
             needed,
             limit,
             operations,
         } => {
-            assert_eq!((*h, *p, *limit), (hands.len(), per_hand, lists * 2));
-            assert_eq!(*needed, before + lists * 4);
-            assert!(*operations > u128::from(per_hand) * hands.len() as u128);
+            assert_eq!((h, p, sampled), (hands.len(), per_hand, n as u64));
+            assert_eq!((needed, limit), (lists, lists - 1));
+            assert!(operations > u128::from(per_hand) * u128::from(count));
         }
         other => panic!("{other}"),
     }
-    let text = refusal.to_string();
+    // So far past the budget that the first hand sampled settles it.
+    let e = refused(lists, 1 << 30);
+    assert!(
+        matches!(e, SolveError::Primes { per_hand: p, sampled: 1, .. } if p == made[0]),
+        "{e:?}"
+    );
+    let text = e.to_string();
+    assert!(text.contains(" or more, more than the limit of "), "{text}");
+    assert!(text.ends_with(" of one core or more)"), "{text}");
     assert!(
         text.starts_with(&format!(
             "not enough memory: the primes of {} hands would take about",
@@ -309,11 +328,13 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
         "{text}"
     );
     assert!(
-        text.contains(" a hand in a sample of 4; finding them is about "),
+        text.contains(&format!(
+            "(about {} a hand in the first 1 of a sample of 4 hands, the smaller; finding them is \
+             about ",
+            prime_solve::words::grouped(u128::from(made[0]))
+        )),
         "{text}"
     );
-    // Nothing the sample solved stays charged.
-    assert_eq!(budget.used(), before);
     // A ceiling that bounds the lists within the budget spares the sample.
     let ceiling = Solver::new(Rules {
         max_prime: Some(97),
@@ -330,7 +351,8 @@ fn a_call_book_too_large_is_refused_in_seconds() {
     // of the 4,965 six-card hands, some 35 GiB. Refused once projected
     // as if each hand built its full table (for the wrong reason), and
     // when that projection was corrected, run for hours before the book
-    // passed the budget; now refused from a sample of four hands.
+    // passed the budget; now refused from a sample of its hands, in
+    // seconds.
     fails_with(
         prime_solve().args([
             "simulate",

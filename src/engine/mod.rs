@@ -149,18 +149,26 @@ impl Solver {
         self.search.is_some() && cards >= 3 && (!self.count_pruned || self.never_prunes())
     }
 
-    /// What a hand's top holds a value, to project it: a full table's
-    /// [`Solver::bytes_per_value`], unless only its primes are wanted
-    /// ([`Solver::solve_primes`]) and its full table is not built, because
-    /// the restricted search, the targeted one or the scan that keeps only
-    /// primes applies (the scan declines only under functions nested
-    /// twice). A scan then keeps the primes alone, which are charged as they
-    /// come (0 here), and, where it counts the function applications it
-    /// prunes and a function prunes from small values (n! from 21), a set
-    /// of the distinct values pruned: nearly every value of the hand, at
-    /// [`seen::BYTES_A_VALUE`].
-    fn top_bytes_per_value(&self, primes_only: bool) -> u64 {
-        if !primes_only || !self.functions.is_empty() && self.rules.function_depth > 1 {
+    /// What the top of a hand of `cards` cards holds a value, to project
+    /// it: a full table's [`Solver::bytes_per_value`], unless only its
+    /// primes are wanted ([`Solver::solve_primes`]) under any prime or a
+    /// ceiling above 1000, where the scan that keeps only primes applies
+    /// (it declines only under functions nested twice). The scan keeps
+    /// the primes alone, which are charged as they come (0 here), and,
+    /// where it counts the function applications it prunes and a function
+    /// prunes from small values (n! from 21), a set of the distinct values
+    /// pruned: nearly every value of the hand, at [`seen::BYTES_A_VALUE`].
+    /// The restricted and targeted searches (ceilings up to 1000) do not
+    /// build the full table either, but are still projected as if they
+    /// did: that stands in for the restricted tables below them, which are
+    /// not projected.
+    fn top_bytes_per_value(&self, primes_only: bool, cards: usize) -> u64 {
+        let searched = self.restricts(cards)
+            || self
+                .rules
+                .max_prime
+                .is_some_and(|max| max <= TARGETED_MAX_PRIME);
+        if !primes_only || searched || !self.functions.is_empty() && self.rules.function_depth > 1 {
             return self.bytes_per_value();
         }
         let build = self.build();
@@ -380,7 +388,7 @@ impl Solver {
         // full tables; a scanned top charges its memory as it grows.
         let mut plan = layers(&pending, self.bytes_per_value());
         let built = plan.len();
-        let at_top = self.top_bytes_per_value(true);
+        let at_top = self.top_bytes_per_value(true, top);
         if at_top > 0 {
             plan.push((top, hands.len().min(rayon::current_num_threads()), at_top));
         }
@@ -490,7 +498,7 @@ impl Solver {
         )]
         self.budget
             .foresee((each * top as f64).min(u64::MAX as f64) as u64)?;
-        let at_top = self.top_bytes_per_value(true);
+        let at_top = self.top_bytes_per_value(true, top);
         if at_top > 0 {
             self.foresee(&[(top, threads, at_top)], |k| {
                 if k + 1 == top { Some(c) } else { mean(k) }
@@ -511,15 +519,20 @@ impl Solver {
         Ok(chunk.min(hands.len()))
     }
 
-    /// Refuses at once a sweep over `hands` (of one size, as given to
-    /// [`Solver::plan_sweep`]) that keeps the primes of every hand at
-    /// `per_prime` bytes each, when those lists are projected past what
-    /// the budget has left. Under any prime a six-card hand makes hundreds
-    /// of thousands of primes, so that the lists, not the tables, are what
-    /// cannot fit: the projection solves a fixed sample of the hands
-    /// ([`PRIME_SAMPLE`], spread evenly over them, the same for any number
-    /// of threads) and scales their mean. A ceiling that bounds the lists
-    /// within the budget spares the sample.
+    /// Refuses a sweep over `hands` (of one size) that keeps the primes of
+    /// every hand at `per_prime` bytes each, when those lists are
+    /// projected past what the budget has left. Under any prime a six-card
+    /// hand makes hundreds of thousands of primes, so that the lists, not
+    /// the tables, are what cannot fit: the projection solves a fixed
+    /// sample of the hands ([`PRIME_SAMPLE`], spread evenly over them, the
+    /// smaller first) one after another, each with its own tables, and
+    /// scales the mean of those it solved. It stops as soon as the primes
+    /// found would pass the budget even if the hands left made none, so
+    /// that a sweep far too large is refused after its first few, cheapest
+    /// hands. Called before [`Solver::plan_sweep`], it refuses such a sweep
+    /// before any table of it is prepared. A ceiling that bounds the lists
+    /// within the budget spares the sample. The outcome and the figures are
+    /// the same for any number of threads.
     ///
     /// # Errors
     /// [`SolveError::Primes`] with the projection and the work it stands
@@ -540,38 +553,36 @@ impl Solver {
         {
             return Ok(());
         }
-        let sample: Vec<Hand> = (0..PRIME_SAMPLE)
-            .map(|i| hands[(2 * i + 1) * hands.len() / (2 * PRIME_SAMPLE)])
-            .collect();
-        let found = sample
-            .par_iter()
-            .map(|&hand| {
-                let solution = self.solve_primes(hand)?;
-                // The pairs of values the top tries, once per operation.
-                let pairs: u128 = table::splits(hand)
-                    .iter()
-                    .map(|s| {
-                        let len = |h: Hand| solution.table(h).merged.values.len() as u128;
-                        len(s.x) * len(s.y)
-                    })
-                    .sum();
-                Ok((
-                    solution.primes().len() as u64,
-                    pairs * self.ops.len() as u128,
-                ))
-            })
-            .collect::<Result<Vec<(u64, u128)>, SolveError>>()?;
-        let sampled = PRIME_SAMPLE as u64;
-        let per_hand = found.iter().map(|f| f.0).sum::<u64>().div_ceil(sampled);
-        let operations = found.iter().map(|f| f.1).sum::<u128>() / u128::from(sampled);
-        let needed = per_hand.saturating_mul(count).saturating_mul(per_prime);
+        let lists = |primes: u64| primes.saturating_mul(count).saturating_mul(per_prime);
+        let (mut primes, mut operations, mut solved) = (0u64, 0u128, 0u64);
+        for i in 0..PRIME_SAMPLE {
+            let hand = hands[(2 * i + 1) * hands.len() / (2 * PRIME_SAMPLE)];
+            let solution = self.solve_primes(hand)?;
+            // The pairs of values the top tries, once per operation.
+            let pairs: u128 = table::splits(hand)
+                .iter()
+                .map(|s| {
+                    let len = |h: Hand| solution.table(h).merged.values.len() as u128;
+                    len(s.x) * len(s.y)
+                })
+                .sum();
+            primes += solution.primes().len() as u64;
+            operations += pairs * self.ops.len() as u128;
+            solved += 1;
+            if lists(primes.div_ceil(PRIME_SAMPLE as u64)) > room {
+                break;
+            }
+        }
+        let per_hand = primes.div_ceil(solved);
+        let needed = lists(per_hand);
         if needed > room {
             return Err(SolveError::Primes {
                 hands: hands.len(),
                 per_hand,
+                sampled: solved,
                 needed: self.budget.used().saturating_add(needed),
                 limit: self.budget.limit(),
-                operations: operations.saturating_mul(u128::from(count)),
+                operations: (operations / u128::from(solved)).saturating_mul(u128::from(count)),
             });
         }
         Ok(())
@@ -631,7 +642,7 @@ impl Solver {
         let build = self.build();
         let subs = hand.proper_sub_hands();
         let mut plan = layers(&missing, self.bytes_per_value());
-        let at_top = self.top_bytes_per_value(primes_only);
+        let at_top = self.top_bytes_per_value(primes_only, hand.len());
         if at_top > 0 {
             plan.push((hand.len(), 1, at_top));
         }
@@ -975,12 +986,13 @@ pub enum SolveError {
     Refused { needed: u64, limit: u64 },
     /// A sweep's lists of primes are projected past the budget
     /// ([`Solver::foresee_primes`]): `hands` hands of about `per_hand`
-    /// primes each, `needed` bytes in all against `limit`, and about
-    /// `operations` operations to find them.
-    #[error("{}", primes_refusal(*hands, *per_hand, *needed, *limit, *operations))]
+    /// primes each (the mean of `sampled` hands), `needed` bytes in all
+    /// against `limit`, and about `operations` operations to find them.
+    #[error("{}", primes_refusal(*hands, *per_hand, *sampled, *needed, *limit, *operations))]
     Primes {
         hands: usize,
         per_hand: u64,
+        sampled: u64,
         needed: u64,
         limit: u64,
         operations: u128,
@@ -991,6 +1003,7 @@ pub enum SolveError {
 fn primes_refusal(
     hands: usize,
     per_hand: u64,
+    sampled: u64,
     needed: u64,
     limit: u64,
     operations: u128,
@@ -999,15 +1012,27 @@ fn primes_refusal(
     let (needed, limit) = budget::apart(needed, limit);
     #[allow(clippy::cast_precision_loss, reason = "an estimate")]
     let hours = operations as f64 / SCAN_RATE / 3600.0;
-    let time = if hours >= 1.5 {
-        format!("some {hours:.0} hours of one core")
+    // A sample cut short saw only its smaller hands: a floor, not a mean.
+    let (sample, more) = if sampled < PRIME_SAMPLE as u64 {
+        (
+            format!("the first {sampled} of a sample of {PRIME_SAMPLE} hands, the smaller"),
+            " or more",
+        )
     } else {
-        format!("some {:.0} minutes of one core", (hours * 60.0).max(1.0))
+        (format!("a sample of {PRIME_SAMPLE} hands"), "")
+    };
+    let time = if hours >= 1.5 {
+        format!("some {hours:.0} hours of one core{more}")
+    } else {
+        format!(
+            "some {:.0} minutes of one core{more}",
+            (hours * 60.0).max(1.0)
+        )
     };
     format!(
-        "not enough memory: the primes of {} hands would take about {needed}, more than the limit \
-         of {limit} (about {} a hand in a sample of {PRIME_SAMPLE}; finding them is about {:.1e} \
-         operations, {time})",
+        "not enough memory: the primes of {} hands would take about {needed}{more}, more than the \
+         limit of {limit} (about {} a hand in {sample}; finding them is about {:.1e} operations, \
+         {time})",
         grouped(hands as u128),
         grouped(u128::from(per_hand)),
         operations as f64,

@@ -93,8 +93,8 @@ impl CallBook {
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         for k in sizes {
             let sized: Vec<Hand> = all.iter().copied().filter(|h| h.len() == k).collect();
-            let chunk = solver.plan_sweep(&sized)?.max(1);
             solver.foresee_primes(&sized, Self::PER_PRIME)?;
+            let chunk = solver.plan_sweep(&sized)?.max(1);
             for part in sized.chunks(chunk) {
                 solver.prepare(part)?;
                 let solved = Self::solve(&solver, part)?;
