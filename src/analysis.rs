@@ -459,28 +459,32 @@ fn analyze_group(
         .iter()
         .filter(|m| m.screen.is_none() && m.rules.max_prime.is_none())
         .count() as u64;
-    solver.foresee_primes(&hands, listing * std::mem::size_of::<Value>() as u64)?;
+    let projected = solver.foresee_primes(&hands, listing * std::mem::size_of::<Value>() as u64)?;
+    // Held from the start, so that the chunks are sized with the lists in
+    // the budget, and raised as the results pile up where they pass it.
+    let mut held = solver.budget().charge(projected)?;
+    let mut results_bytes = 0;
     let chunk = solver.plan_sweep(&hands)?.max(1);
     // For each hand, each member's result if its faces deal the hand.
     let mut per_hand: Vec<Vec<Option<HandResult>>> = Vec::with_capacity(hands.len());
     // The results are charged as they pile up, so that a sweep whose lists
     // of primes outgrow the budget is refused rather than aborted.
-    let mut held = Charge::default();
     for part in hands.chunks(chunk) {
         solver.prepare(part)?;
         let results = solve_part(&solver, part, members, &of, tick)?;
-        let bytes: u64 = results
+        results_bytes += results
             .iter()
             .flatten()
             .flatten()
             .map(HandResult::held_bytes)
-            .sum();
-        held.absorb(solver.budget().charge(bytes)?);
+            .sum::<u64>();
+        held.raise_to(solver.budget(), results_bytes)?;
         per_hand.extend(results);
         if chunk < hands.len() {
             solver.release(cards - 1);
         }
     }
+    held.shrink_to(results_bytes);
     let analyses = members
         .iter()
         .enumerate()

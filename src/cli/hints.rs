@@ -39,6 +39,7 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
                 " (--players expert,club,novice)".into()
             }),
             SimError::Empty => Some(" (--games and --max-turns take 1 or more)".into()),
+            SimError::Solve(e) => hint(e),
             _ => None,
         };
     }

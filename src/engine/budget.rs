@@ -164,6 +164,18 @@ impl Charge {
         self.bytes += std::mem::take(&mut other.bytes);
     }
 
+    /// Raises the charge to `bytes` in all, charging the difference to
+    /// `budget` (nothing where it holds that much already).
+    ///
+    /// # Errors
+    /// As [`Budget::charge`].
+    pub fn raise_to(&mut self, budget: &Arc<Budget>, bytes: u64) -> Result<(), SolveError> {
+        if bytes > self.bytes {
+            self.absorb(budget.charge(bytes - self.bytes)?);
+        }
+        Ok(())
+    }
+
     /// Gives back all but `keep` bytes.
     pub(crate) fn shrink_to(&mut self, keep: u64) {
         if let Some(b) = &self.budget {

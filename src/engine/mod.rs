@@ -485,22 +485,15 @@ impl Solver {
             return Ok(hands.len());
         };
         // The least a sweep in chunks needs: the tables of k − 1 cards of
-        // one hand, and the hands the threads solve at once where their
-        // tops are built as full tables (a scanned top charges its memory
-        // as it grows). Refused now if even that is projected past the
-        // budget, not after solving a part.
+        // one hand (the sample's, built above), and what the tops of the
+        // hands the threads solve at once hold (as full tables, or a
+        // scan's set of pruned values; a scan's primes are charged as they
+        // come). Refused now if that is projected past the budget, not
+        // after solving a part.
         let each = c * self.bytes_per_value() as f64;
-        let threads = rayon::current_num_threads();
-        #[allow(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "a non-negative estimate, saturating at u64::MAX"
-        )]
-        self.budget
-            .foresee((each * top as f64).min(u64::MAX as f64) as u64)?;
         let at_top = self.top_bytes_per_value(true, top);
         if at_top > 0 {
-            self.foresee(&[(top, threads, at_top)], |k| {
+            self.foresee(&[(top, rayon::current_num_threads(), at_top)], |k| {
                 if k + 1 == top { Some(c) } else { mean(k) }
             })?;
         }
@@ -532,17 +525,19 @@ impl Solver {
     /// hands. Called before [`Solver::plan_sweep`], it refuses such a sweep
     /// before any table of it is prepared. A ceiling that bounds the lists
     /// within the budget spares the sample. The outcome and the figures are
-    /// the same for any number of threads.
+    /// the same for any number of threads. Gives the bytes projected (0
+    /// where no sample was needed), for the caller to hold while the sweep
+    /// runs.
     ///
     /// # Errors
     /// [`SolveError::Primes`] with the projection and the work it stands
     /// for; any error of solving the sample.
-    pub fn foresee_primes(&self, hands: &[Hand], per_prime: u64) -> Result<(), SolveError> {
+    pub fn foresee_primes(&self, hands: &[Hand], per_prime: u64) -> Result<u64, SolveError> {
         let room = self.budget.limit().saturating_sub(self.budget.used());
         let count = hands.len() as u64;
         // Above this many hands the sample is a small part of the sweep.
         if per_prime == 0 || hands.len() < 4 * PRIME_SAMPLE {
-            return Ok(());
+            return Ok(0);
         }
         // At most every other number up to the ceiling is a prime.
         if let Some(max) = self.rules.max_prime
@@ -551,7 +546,7 @@ impl Solver {
                 .saturating_mul(per_prime)
                 <= room
         {
-            return Ok(());
+            return Ok(0);
         }
         let lists = |primes: u64| primes.saturating_mul(count).saturating_mul(per_prime);
         let (mut primes, mut operations, mut solved) = (0u64, 0u128, 0u64);
@@ -580,12 +575,12 @@ impl Solver {
                 hands: hands.len(),
                 per_hand,
                 sampled: solved,
-                needed: self.budget.used().saturating_add(needed),
+                needed,
                 limit: self.budget.limit(),
                 operations: (operations / u128::from(solved)).saturating_mul(u128::from(count)),
             });
         }
-        Ok(())
+        Ok(needed)
     }
 
     /// Drops the shared tables of `size` cards (after a chunk of a sweep).
@@ -837,12 +832,6 @@ const TARGETED_MAX_PRIME: u64 = 1000;
 /// lists of primes.
 pub const PRIME_SAMPLE: usize = 4;
 
-/// Operations (pairs of values times operators) a core tries in a second
-/// at the top of a hand scanned for every prime, measured on the machine
-/// the README's figures come from: what turns a projected count of
-/// operations into hours in a refusal.
-pub const SCAN_RATE: f64 = 2.5e7;
-
 /// Hands of this many cards and more get restricted tables two cards short
 /// of them when the rules allow ([`Solver::depth`]); below, the full tables
 /// of sub-hands two cards short are small.
@@ -984,10 +973,11 @@ pub enum SolveError {
         crate::engine::Bytes(*limit)
     )]
     Refused { needed: u64, limit: u64 },
-    /// A sweep's lists of primes are projected past the budget
-    /// ([`Solver::foresee_primes`]): `hands` hands of about `per_hand`
-    /// primes each (the mean of `sampled` hands), `needed` bytes in all
-    /// against `limit`, and about `operations` operations to find them.
+    /// A sweep's lists of primes are projected past what the budget has
+    /// left ([`Solver::foresee_primes`]): `hands` hands of about `per_hand`
+    /// primes each (the mean of `sampled` hands), `needed` bytes for the
+    /// lists, the budget's `limit`, and about `operations` operations (pairs
+    /// of values tried at the hands' tops) to find them.
     #[error("{}", primes_refusal(*hands, *per_hand, *sampled, *needed, *limit, *operations))]
     Primes {
         hands: usize,
@@ -1009,9 +999,14 @@ fn primes_refusal(
     operations: u128,
 ) -> String {
     use crate::words::grouped;
-    let (needed, limit) = budget::apart(needed, limit);
-    #[allow(clippy::cast_precision_loss, reason = "an estimate")]
-    let hours = operations as f64 / SCAN_RATE / 3600.0;
+    let (lists, whole) = budget::apart(needed, limit);
+    // Refused on what the limit leaves when the lists alone would fit it
+    // (what else is held depends on what ran before).
+    let limit = if needed > limit {
+        format!("the limit of {whole}")
+    } else {
+        format!("what the limit of {whole} leaves")
+    };
     // A sample cut short saw only its smaller hands: a floor, not a mean.
     let (sample, more) = if sampled < PRIME_SAMPLE as u64 {
         (
@@ -1021,21 +1016,14 @@ fn primes_refusal(
     } else {
         (format!("a sample of {PRIME_SAMPLE} hands"), "")
     };
-    let time = if hours >= 1.5 {
-        format!("some {hours:.0} hours of one core{more}")
-    } else {
-        format!(
-            "some {:.0} minutes of one core{more}",
-            (hours * 60.0).max(1.0)
-        )
-    };
+    #[allow(clippy::cast_precision_loss, reason = "an estimate")]
+    let operations = operations as f64;
     format!(
-        "not enough memory: the primes of {} hands would take about {needed}{more}, more than the \
-         limit of {limit} (about {} a hand in {sample}; finding them is about {:.1e} operations, \
-         {time})",
+        "not enough memory: the primes of {} hands would take about {lists}{more}, more than \
+         {limit} (about {} a hand in {sample}; finding them means trying about {operations:.1e} \
+         pairs of values{more})",
         grouped(hands as u128),
         grouped(u128::from(per_hand)),
-        operations as f64,
     )
 }
 

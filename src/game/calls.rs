@@ -93,23 +93,29 @@ impl CallBook {
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         for k in sizes {
             let sized: Vec<Hand> = all.iter().copied().filter(|h| h.len() == k).collect();
-            solver.foresee_primes(&sized, Self::PER_PRIME)?;
+            // The lists projected are held from the start, so that the
+            // sweep's chunks are sized with them in the budget; the charge
+            // rises with the book where the projection fell short, so that
+            // such a book is refused rather than aborted.
+            let projected = solver.foresee_primes(&sized, Self::PER_PRIME)?;
+            let mut lists = solver.budget().charge(projected)?;
+            let mut book = 0;
             let chunk = solver.plan_sweep(&sized)?.max(1);
             for part in sized.chunks(chunk) {
                 solver.prepare(part)?;
                 let solved = Self::solve(&solver, part)?;
-                // Charged as the book grows, so that one the projection
-                // underestimated is refused rather than aborted.
-                let bytes: u64 = solved
+                book += solved
                     .iter()
                     .map(|(_, options)| Self::PER_HAND + Self::PER_PRIME * options.len() as u64)
-                    .sum();
-                held.absorb(solver.budget().charge(bytes)?);
+                    .sum::<u64>();
+                lists.raise_to(solver.budget(), book)?;
                 hands.extend(solved);
                 if chunk < sized.len() {
                     solver.release(k - 1);
                 }
             }
+            lists.shrink_to(book);
+            held.absorb(lists);
         }
         Ok(CallBook { hands, held })
     }
