@@ -55,10 +55,20 @@ impl Needs {
 /// One prime a hand makes, with how hard its simplest witness is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Callable {
-    pub prime: Value,
+    /// The prime: every prime the solver reaches is below 2^64, and a book
+    /// of hundreds of thousands of primes a hand keeps them in half the
+    /// bytes of a [`Value`].
+    pub prime: u64,
     /// The witness's operator weight (see `expr::Cost`): the effort to find it.
     pub effort: u16,
     pub needs: Needs,
+}
+
+impl Callable {
+    /// The prime as a [`Value`].
+    pub fn value(&self) -> Value {
+        Value::from(self.prime)
+    }
 }
 
 /// Every hand of the sizes a game can show, with its primes.
@@ -133,7 +143,7 @@ impl CallBook {
                     .primes()
                     .into_iter()
                     .map(|p| Callable {
-                        prime: p,
+                        prime: u64::try_from(p).expect("every prime is below 2^64"),
                         effort: solution.cost(p).map_or(0, |c| c.weight),
                         needs: Needs::of(&solution.witness(p).expect("reached")),
                     })
@@ -146,5 +156,28 @@ impl CallBook {
     /// The primes `hand` makes, ascending (none for a hand never dealt).
     pub fn options(&self, hand: Hand) -> &[Callable] {
         self.hands.get(&hand).map_or(&[], Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callable_takes_sixteen_bytes() {
+        // Six cards under any prime make hundreds of thousands of primes a
+        // hand: the book's size, and its projection, rest on this.
+        assert_eq!(std::mem::size_of::<Callable>(), 16);
+        assert_eq!(CallBook::PER_PRIME, 16);
+    }
+
+    #[test]
+    fn a_callable_keeps_primes_up_to_two_to_the_sixty_four() {
+        let c = Callable {
+            prime: u64::MAX - 58,
+            effort: 1,
+            needs: Needs::default(),
+        };
+        assert_eq!(c.value(), Value::from(u64::MAX) - 58);
     }
 }

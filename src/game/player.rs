@@ -170,7 +170,7 @@ impl Model {
         }
         let weight = f64::from(c.effort);
         let mut chance = 1.0 / (1.0 + ((weight - self.reach) / self.slope.max(1e-9)).exp());
-        if c.prime > self.known_primes {
+        if Value::from(c.prime) > self.known_primes {
             chance *= (self.known_primes.max(1) as f64 / c.prime as f64).powf(self.beyond);
         }
         chance
@@ -180,14 +180,14 @@ impl Model {
     pub fn median_ms(&self, c: &Callable) -> f64 {
         self.base_ms
             + self.per_weight_ms * f64::from(c.effort)
-            + self.per_digit_ms * f64::from(digits(c.prime) - 1)
+            + self.per_digit_ms * f64::from(digits(c.value()) - 1)
     }
 
     /// The chance, in [0, 1], that a call of `c` is wrong.
     pub fn mistake_chance(&self, c: &Callable) -> f64 {
         let per_mille = self.mistakes
             + self.mistakes_per_weight * f64::from(c.effort)
-            + self.mistakes_per_digit * f64::from(digits(c.prime) - 1);
+            + self.mistakes_per_digit * f64::from(digits(c.value()) - 1);
         (per_mille / 1000.0).clamp(0.0, 1.0)
     }
 
@@ -197,7 +197,7 @@ impl Model {
         let speed = (self.sigma * draws.z).exp();
         let mut chosen: Option<(&Callable, f64)> = None;
         for c in options {
-            if draws.find(c.prime) >= self.find_chance(c) {
+            if draws.find(c.value()) >= self.find_chance(c) {
                 continue;
             }
             let time = self.median_ms(c) * speed;
@@ -217,7 +217,7 @@ impl Model {
         };
         Some(Call {
             time_ms: time.round().clamp(0.0, f64::from(u32::MAX)) as u32,
-            prime: c.prime,
+            prime: c.value(),
             valid: draws.mistake >= self.mistake_chance(c),
         })
     }
@@ -508,7 +508,7 @@ mod needs_list {
 mod tests {
     use super::*;
 
-    fn option(prime: Value, effort: u16, powers: bool) -> Callable {
+    fn option(prime: u64, effort: u16, powers: bool) -> Callable {
         Callable {
             prime,
             effort,
@@ -595,13 +595,13 @@ mod tests {
         let few = [option(5, 6, false), option(7, 7, false)];
         let found: Vec<bool> = few
             .iter()
-            .map(|c| d.find(c.prime) < m.find_chance(c))
+            .map(|c| d.find(c.value()) < m.find_chance(c))
             .collect();
         let mut more = few.to_vec();
         more.push(option(11, 3, true));
         let again: Vec<bool> = few
             .iter()
-            .map(|c| d.find(c.prime) < m.find_chance(c))
+            .map(|c| d.find(c.value()) < m.find_chance(c))
             .collect();
         assert_eq!(found, again);
         // Four numbers a turn, whatever the options.
