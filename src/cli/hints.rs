@@ -49,8 +49,8 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
                 Some("; use fewer cards or house rules, or raise --memory-limit".into())
             }
             SolveError::Primes { .. } => Some(
-                "; use fewer cards or players, a ceiling instead of --high-primes, or raise \
-                 --memory-limit"
+                "; use fewer players or cards, a --max-prime ceiling instead of --high-primes, or \
+                 raise --memory-limit"
                     .into(),
             ),
             SolveError::Refused { .. } => Some(

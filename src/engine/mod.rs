@@ -514,26 +514,33 @@ impl Solver {
 
     /// Refuses a sweep over `hands` (of one size) that keeps the primes of
     /// every hand at `per_prime` bytes each, when those lists are
-    /// projected past what the budget has left. Under any prime a six-card
+    /// projected past two thirds of what the budget has left (the rest is
+    /// for the tables the sweep builds beside them). Under any prime a six-card
     /// hand makes hundreds of thousands of primes, so that the lists, not
     /// the tables, are what cannot fit: the projection solves a fixed
-    /// sample of the hands ([`PRIME_SAMPLE`], spread evenly over them, the
-    /// smaller first) one after another, each with its own tables, and
+    /// sample of the hands ([`PRIME_SAMPLE`], spread evenly over them in
+    /// their order) one after another, each with its own tables, and
     /// scales the mean of those it solved. It stops as soon as the primes
-    /// found would pass the budget even if the hands left made none, so
-    /// that a sweep far too large is refused after its first few, cheapest
+    /// found would pass what the budget has left even if the hands left
+    /// made none, so that a sweep far too large is refused after a few
     /// hands. Called before [`Solver::plan_sweep`], it refuses such a sweep
     /// before any table of it is prepared. A ceiling that bounds the lists
-    /// within the budget spares the sample. The outcome and the figures are
-    /// the same for any number of threads. Gives the bytes projected (0
-    /// where no sample was needed), for the caller to hold while the sweep
-    /// runs.
+    /// within the budget spares the sample. The hands sampled and the
+    /// figures do not depend on the number of threads; what the budget has
+    /// left does (each worker thread's reservation is charged to it).
+    /// Gives the bytes projected (0 where no sample was needed), for the
+    /// caller to hold while the sweep runs. The mean of a few hands is an
+    /// estimate: the prime counts of the hands of a sweep vary several
+    /// times over, so a sweep the sample lets through is still bounded by
+    /// the charges of its lists as they grow.
     ///
     /// # Errors
     /// [`SolveError::Primes`] with the projection and the work it stands
     /// for; any error of solving the sample.
     pub fn foresee_primes(&self, hands: &[Hand], per_prime: u64) -> Result<u64, SolveError> {
-        let room = self.budget.limit().saturating_sub(self.budget.used());
+        // The lists may take two thirds of what the budget has left: the
+        // rest is for the tables the sweep builds beside them.
+        let room = self.budget.limit().saturating_sub(self.budget.used()) / 3 * 2;
         let count = hands.len() as u64;
         // Above this many hands the sample is a small part of the sweep.
         if per_prime == 0 || hands.len() < 4 * PRIME_SAMPLE {
@@ -573,6 +580,7 @@ impl Solver {
         if needed > room {
             return Err(SolveError::Primes {
                 hands: hands.len(),
+                cards: hands[0].len(),
                 per_hand,
                 sampled: solved,
                 needed,
@@ -830,7 +838,7 @@ const TARGETED_MAX_PRIME: u64 = 1000;
 
 /// How many hands [`Solver::foresee_primes`] solves to project a sweep's
 /// lists of primes.
-pub const PRIME_SAMPLE: usize = 4;
+pub const PRIME_SAMPLE: usize = 8;
 
 /// Hands of this many cards and more get restricted tables two cards short
 /// of them when the rules allow ([`Solver::depth`]); below, the full tables
@@ -974,13 +982,14 @@ pub enum SolveError {
     )]
     Refused { needed: u64, limit: u64 },
     /// A sweep's lists of primes are projected past what the budget has
-    /// left ([`Solver::foresee_primes`]): `hands` hands of about `per_hand`
+    /// left ([`Solver::foresee_primes`]): `hands` hands of `cards` cards, of about `per_hand`
     /// primes each (the mean of `sampled` hands), `needed` bytes for the
     /// lists, the budget's `limit`, and about `operations` operations (pairs
     /// of values tried at the hands' tops) to find them.
-    #[error("{}", primes_refusal(*hands, *per_hand, *sampled, *needed, *limit, *operations))]
+    #[error("{}", primes_refusal(*hands, *cards, *per_hand, *sampled, *needed, *limit, *operations))]
     Primes {
         hands: usize,
+        cards: usize,
         per_hand: u64,
         sampled: u64,
         needed: u64,
@@ -992,37 +1001,35 @@ pub enum SolveError {
 /// The words of [`SolveError::Primes`], the same on every run.
 fn primes_refusal(
     hands: usize,
+    cards: usize,
     per_hand: u64,
     sampled: u64,
     needed: u64,
     limit: u64,
     operations: u128,
 ) -> String {
-    use crate::words::grouped;
+    use crate::words::{grouped, number};
     let (lists, whole) = budget::apart(needed, limit);
-    // Refused on what the limit leaves when the lists alone would fit it
-    // (what else is held depends on what ran before).
+    // Refused on the share of the limit the lists may take (what else is
+    // held depends on what ran before, and on the threads).
     let limit = if needed > limit {
         format!("the limit of {whole}")
     } else {
-        format!("what the limit of {whole} leaves")
+        format!("the two thirds of what the limit of {whole} leaves that they may take")
     };
-    // A sample cut short saw only its smaller hands: a floor, not a mean.
-    let (sample, more) = if sampled < PRIME_SAMPLE as u64 {
-        (
-            format!("the first {sampled} of a sample of {PRIME_SAMPLE} hands, the smaller"),
-            " or more",
-        )
+    let sample = if sampled < PRIME_SAMPLE as u64 {
+        format!("the first {sampled} of a sample of {PRIME_SAMPLE} hands")
     } else {
-        (format!("a sample of {PRIME_SAMPLE} hands"), "")
+        format!("a sample of {PRIME_SAMPLE} hands")
     };
     #[allow(clippy::cast_precision_loss, reason = "an estimate")]
     let operations = operations as f64;
     format!(
-        "not enough memory: the primes of {} hands would take about {lists}{more}, more than \
-         {limit} (about {} a hand in {sample}; finding them means trying about {operations:.1e} \
-         pairs of values{more})",
+        "not enough memory: the primes of all {} {}-card hands would take about {lists}, more \
+         than {limit} (about {} a hand in {sample}; finding them means about {operations:.1e} \
+         operations on pairs of values)",
         grouped(hands as u128),
+        number(cards),
         grouped(u128::from(per_hand)),
     )
 }
