@@ -8,7 +8,7 @@ mod common;
 use std::process::{Command, Output};
 
 use common::{fails_with, prime_solve};
-use prime_solve::engine::Budget;
+use prime_solve::engine::{Budget, PrimesRefusal};
 use prime_solve::error::SolveError;
 use prime_solve::{Faces, Functions, Hand, Rules, Solver};
 
@@ -303,7 +303,7 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
         e
     };
     match refused(exact - 1, 16) {
-        SolveError::Primes {
+        SolveError::Primes(PrimesRefusal {
             hands: h,
             cards,
             per_hand: p,
@@ -311,7 +311,7 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
             needed,
             limit,
             operations,
-        } => {
+        }) => {
             assert_eq!((h, cards, p, sampled), (hands.len(), 4, per_hand, n as u64));
             assert_eq!((needed, limit), (lists, exact - 1));
             assert!(operations > u128::from(per_hand) * u128::from(count));
@@ -321,7 +321,7 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
     // So far past the budget that the first hand sampled settles it.
     let e = refused(lists, 1 << 30);
     assert!(
-        matches!(e, SolveError::Primes { per_hand: p, sampled: 1, .. } if p == made[0]),
+        matches!(&e, SolveError::Primes(r) if r.per_hand == made[0] && r.sampled == 1),
         "{e:?}"
     );
     let text = e.to_string();

@@ -17,6 +17,7 @@ mod table;
 mod targets;
 mod values;
 
+use std::fmt;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -578,7 +579,7 @@ impl Solver {
         let per_hand = primes.div_ceil(solved);
         let needed = lists(per_hand);
         if needed > room {
-            return Err(SolveError::Primes {
+            return Err(SolveError::Primes(PrimesRefusal {
                 hands: hands.len(),
                 cards: hands[0].len(),
                 per_hand,
@@ -586,7 +587,7 @@ impl Solver {
                 needed,
                 limit: self.budget.limit(),
                 operations: (operations / u128::from(solved)).saturating_mul(u128::from(count)),
-            });
+            }));
         }
         Ok(needed)
     }
@@ -982,56 +983,65 @@ pub enum SolveError {
     )]
     Refused { needed: u64, limit: u64 },
     /// A sweep's lists of primes are projected past what the budget has
-    /// left ([`Solver::foresee_primes`]): `hands` hands of `cards` cards, of about `per_hand`
-    /// primes each (the mean of `sampled` hands), `needed` bytes for the
-    /// lists, the budget's `limit`, and about `operations` operations (pairs
-    /// of values tried at the hands' tops) to find them.
-    #[error("{}", primes_refusal(*hands, *cards, *per_hand, *sampled, *needed, *limit, *operations))]
-    Primes {
-        hands: usize,
-        cards: usize,
-        per_hand: u64,
-        sampled: u64,
-        needed: u64,
-        limit: u64,
-        operations: u128,
-    },
+    /// left ([`Solver::foresee_primes`]).
+    #[error("{0}")]
+    Primes(PrimesRefusal),
+}
+
+/// What [`Solver::foresee_primes`] projected for a sweep it refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrimesRefusal {
+    /// The hands of the sweep, and their size.
+    pub hands: usize,
+    pub cards: usize,
+    /// The mean number of primes of the `sampled` hands solved.
+    pub per_hand: u64,
+    pub sampled: u64,
+    /// The bytes the lists would take, and the budget's limit.
+    pub needed: u64,
+    pub limit: u64,
+    /// The pairs of values the hands' tops would try, times the operators.
+    pub operations: u128,
 }
 
 /// The words of [`SolveError::Primes`], the same on every run.
-fn primes_refusal(
-    hands: usize,
-    cards: usize,
-    per_hand: u64,
-    sampled: u64,
-    needed: u64,
-    limit: u64,
-    operations: u128,
-) -> String {
-    use crate::words::{grouped, number};
-    let (lists, whole) = budget::apart(needed, limit);
-    // Refused on the share of the limit the lists may take (what else is
-    // held depends on what ran before, and on the threads).
-    let limit = if needed > limit {
-        format!("the limit of {whole}")
-    } else {
-        format!("the two thirds of what the limit of {whole} leaves that they may take")
-    };
-    let sample = if sampled < PRIME_SAMPLE as u64 {
-        format!("the first {sampled} of a sample of {PRIME_SAMPLE} hands")
-    } else {
-        format!("a sample of {PRIME_SAMPLE} hands")
-    };
-    #[allow(clippy::cast_precision_loss, reason = "an estimate")]
-    let operations = operations as f64;
-    format!(
-        "not enough memory: the primes of all {} {}-card hands would take about {lists}, more \
-         than {limit} (about {} a hand in {sample}; finding them means about {operations:.1e} \
-         operations on pairs of values)",
-        grouped(hands as u128),
-        number(cards),
-        grouped(u128::from(per_hand)),
-    )
+impl fmt::Display for PrimesRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let &PrimesRefusal {
+            hands,
+            cards,
+            per_hand,
+            sampled,
+            needed,
+            limit,
+            operations,
+        } = self;
+        use crate::words::{grouped, number};
+        let (lists, whole) = budget::apart(needed, limit);
+        // Refused on the share of the limit the lists may take (what else is
+        // held depends on what ran before, and on the threads).
+        let limit = if needed > limit {
+            format!("the limit of {whole}")
+        } else {
+            format!("the two thirds of what the limit of {whole} leaves that they may take")
+        };
+        let sample = if sampled < PRIME_SAMPLE as u64 {
+            format!("the first {sampled} of a sample of {PRIME_SAMPLE} hands")
+        } else {
+            format!("a sample of {PRIME_SAMPLE} hands")
+        };
+        #[allow(clippy::cast_precision_loss, reason = "an estimate")]
+        let operations = operations as f64;
+        write!(
+            f,
+            "not enough memory: the primes of all {} {}-card hands would take about {lists}, more \
+             than {limit} (about {} a hand in {sample}; finding them means about {operations:.1e} \
+             operations on pairs of values)",
+            grouped(hands as u128),
+            number(cards),
+            grouped(u128::from(per_hand)),
+        )
+    }
 }
 
 impl SolveError {
