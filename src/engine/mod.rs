@@ -385,8 +385,9 @@ impl Solver {
         restricted.retain(|s| !self.shared.contains_key(s) && !self.restricted.contains_key(s));
         // The plan: each layer of sub-hands, then the hands themselves, as
         // many at once as there are threads to solve them.
-        // The hands themselves are projected only where they are built as
-        // full tables; a scanned top charges its memory as it grows.
+        // The hands themselves at what their tops hold
+        // (`top_bytes_per_value`): nothing for a scan that charges its
+        // primes as they come.
         let mut plan = layers(&pending, self.bytes_per_value());
         let built = plan.len();
         let at_top = self.top_bytes_per_value(true, top);
@@ -522,8 +523,8 @@ impl Solver {
     /// sample of the hands ([`PRIME_SAMPLE`], spread evenly over them in
     /// their order) one after another, each with its own tables, and
     /// scales the mean of those it solved. It stops as soon as the primes
-    /// found would pass what the budget has left even if the hands left
-    /// made none, so that a sweep far too large is refused after a few
+    /// found would pass that share even if the hands left made none, so
+    /// that a sweep far too large is refused after a few
     /// hands. Called before [`Solver::plan_sweep`], it refuses such a sweep
     /// before any table of it is prepared. A ceiling that bounds the lists
     /// within the budget spares the sample. The hands sampled and the
