@@ -354,7 +354,7 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
 #[test]
 fn a_call_book_too_large_is_refused_in_seconds() {
     // Six experts under T with any prime: the book would hold every prime
-    // of the 4,965 six-card hands, some 35 GiB. Refused once projected
+    // of the 4,965 six-card hands, some 11 GiB. Refused once projected
     // as if each hand built its full table (for the wrong reason), and
     // when that projection was corrected, run for hours before the book
     // passed the budget; now refused from a sample of its hands, in
@@ -373,6 +373,8 @@ fn a_call_book_too_large_is_refused_in_seconds() {
             "--memory-limit",
             "8G",
         ]),
-        "not enough memory: the primes of all 4,965 six-card hands would take about",
+        // The lists' refusal, with the hint `simulate` once left out.
+        "operations on pairs of values); use fewer players or cards, a --max-prime ceiling \
+         instead of --high-primes, or raise --memory-limit",
     );
 }

@@ -371,6 +371,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_charge_rises_by_the_difference_and_gives_back_the_surplus() {
+        let b = Budget::new(1000);
+        let mut c = b.charge(300).unwrap();
+        c.raise_to(&b, 200).unwrap();
+        assert_eq!(b.used(), 300, "a lower total charges nothing");
+        c.raise_to(&b, 700).unwrap();
+        assert_eq!(b.used(), 700, "only the difference is charged");
+        assert!(c.raise_to(&b, 1001).is_err());
+        assert_eq!(b.used(), 700, "a refused rise leaves the charge as it was");
+        c.shrink_to(400);
+        assert_eq!(b.used(), 400);
+        drop(c);
+        assert_eq!(b.used(), 0);
+    }
+
+    #[test]
     fn a_small_address_space_leaves_a_budget() {
         // 2 GB: 70% of what the 512 MiB reserve leaves.
         assert_eq!(
