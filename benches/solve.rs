@@ -149,9 +149,101 @@ fn value_sets_six_cards() -> usize {
 /// to 97 as it does.
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn value_sets_six_cards_rank() -> usize {
-    let hands = six_card_hands(Faces::Rank);
+    primes_up_to_97(Faces::Rank, &six_card_hands(Faces::Rank))
+}
+
+/// The C baseline (`benches/c/subset_dp.c`), built with the system's C
+/// compiler (`cc -O2`, once a run) and run as a process on the hands that
+/// `faces` deals, so that it is measured side by side with the benches
+/// above in one `cargo bench` run. Each run's sum of the hands' prime
+/// counts up to 97 is checked against prime-solve's. Built and the hands
+/// written before the timing starts, so that the timed run is the process
+/// alone; where no C compiler is found, said on stderr and nothing timed.
+fn c_baseline(bencher: divan::Bencher, faces: Faces) {
+    use std::path::PathBuf;
+    use std::process::Command;
+    use std::sync::OnceLock;
+    static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    static HANDS: OnceLock<Vec<(Faces, PathBuf, usize)>> = OnceLock::new();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let exe = BUILT.get_or_init(|| {
+        let exe = dir.join("subset_dp");
+        let source = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/c/subset_dp.c");
+        let built = ["cc", "gcc", "clang"].iter().any(|cc| {
+            Command::new(cc)
+                .args(["-O2", "-o"])
+                .arg(&exe)
+                .arg(source)
+                .status()
+                .is_ok_and(|s| s.success())
+        });
+        if !built {
+            eprintln!("c_baseline: no C compiler (cc, gcc, clang) built {source}; skipped");
+        }
+        built.then_some(exe)
+    });
+    let Some(exe) = exe.as_ref() else {
+        bencher.bench(|| None::<usize>);
+        return;
+    };
+    // The hands as the C reads them, one a line, and their prime count
+    // up to 97 by prime-solve's value-only path, written once a run.
+    let hands = HANDS.get_or_init(|| {
+        [Faces::Five, Faces::Rank]
+            .into_iter()
+            .map(|f| {
+                let path = dir.join(format!("hands-{f:?}.txt"));
+                let hands = six_card_hands(f);
+                let text: String = hands
+                    .iter()
+                    .map(|h| {
+                        let v: Vec<String> = h.values().iter().map(u8::to_string).collect();
+                        v.join(" ") + "\n"
+                    })
+                    .collect();
+                std::fs::write(&path, text).expect("the hands file");
+                (f, path, primes_up_to_97(f, &hands))
+            })
+            .collect()
+    });
+    let (_, path, expected) = hands.iter().find(|(f, ..)| *f == faces).expect("dealt");
+    let counts = dir.join(format!("counts-{faces:?}.txt"));
+    bencher.bench(|| run_c(exe, path, &counts, *expected));
+}
+
+/// One run of the C baseline on the hands in `path`, its counts into
+/// `counts`, their sum checked against `expected`.
+fn run_c(
+    exe: &std::path::Path,
+    path: &std::path::Path,
+    counts: &std::path::Path,
+    expected: usize,
+) -> usize {
+    let out = std::process::Command::new(exe)
+        .arg(path)
+        .arg(counts)
+        .output()
+        .expect("the C baseline runs");
+    assert!(out.status.success(), "the C baseline failed: {out:?}");
+    // Each line: the six cards, then the hand's prime count.
+    let total: usize = std::fs::read_to_string(counts)
+        .expect("the C baseline's counts")
+        .lines()
+        .map(|l| {
+            l.split(' ')
+                .nth(6)
+                .and_then(|n| n.parse::<usize>().ok())
+                .expect("a count")
+        })
+        .sum();
+    assert_eq!(total, expected, "the C baseline and prime-solve disagree");
+    total
+}
+
+/// The sum over `hands` of each one's primes up to 97, by the value-only path.
+fn primes_up_to_97(faces: Faces, hands: &[Hand]) -> usize {
     let solver = Solver::new(Rules {
-        faces: Faces::Rank,
+        faces,
         ..Rules::default()
     })
     .unwrap();
@@ -165,6 +257,21 @@ fn value_sets_six_cards_rank() -> usize {
                 .count()
         })
         .sum()
+}
+
+/// The C baseline on the 4,965 `five` hands, beside `value_sets_six_cards`
+/// and `full_value_tables_six_cards` (its time includes starting the
+/// process and reading the hands, a few milliseconds).
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn c_baseline_six_cards(bencher: divan::Bencher) {
+    c_baseline(bencher, Faces::Five);
+}
+
+/// The C baseline on the 18,486 `rank` hands, beside
+/// `value_sets_six_cards_rank` and `analyze`'s `six_cards_rank_faces`.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn c_baseline_six_cards_rank(bencher: divan::Bencher) {
+    c_baseline(bencher, Faces::Rank);
 }
 
 /// The value-only path on one six-card hand with 87 million values:

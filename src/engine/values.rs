@@ -26,8 +26,20 @@ use crate::arith::{BinOp, Eval, Value};
 use crate::error::SolveError;
 use crate::hand::Hand;
 
-/// Values within −SMALL..SMALL go through the bitmap (2 MiB).
+/// Values within −SMALL..SMALL go through the bitmap (2 MiB), each at
+/// [`bit_of`].
 const SMALL: i64 = 1 << 23;
+
+/// A value's bit in the bitmap. For values within −SMALL..SMALL.
+#[inline(always)]
+#[allow(
+    clippy::cast_sign_loss,
+    clippy::cast_possible_truncation,
+    reason = "v + SMALL lies in 0..2 SMALL"
+)]
+fn bit_of(v: i64) -> usize {
+    (v + SMALL) as usize
+}
 
 /// Values outside ±SMALL offered before any is added to the table.
 const PENDING: usize = 32;
@@ -218,6 +230,9 @@ impl Values {
 
 struct Set {
     values: Values,
+    /// The values by magnitude ([`magnitudes`]), for a kept set whose
+    /// pairs can go to the bitmap by magnitude; with its charge.
+    magnitudes: Option<(Vec<Magnitude>, Charge)>,
     /// Operations at this sub-hand whose result was beyond the bound.
     pruned: u64,
     #[allow(dead_code, reason = "held for its Drop, which gives the bytes back")]
@@ -290,7 +305,8 @@ impl ValueSets<'_> {
                 break;
             }
             for &h in &missing[at..at + count] {
-                let set = self.work_out(h)?;
+                let mut set = self.work_out(h)?;
+                set.magnitudes = by_magnitude(&set.values, self.build.budget)?;
                 self.sizes[h.len()].0 += set.values.len();
                 self.sizes[h.len()].1 += 1;
                 map_room(&mut self.sets, &mut self.sets_charge, self.build.budget, 1)?;
@@ -303,6 +319,7 @@ impl ValueSets<'_> {
             Some(set) => Set {
                 charge: self.build.budget.charge(set.values.bytes())?,
                 values: set.values.copy(self.build.budget)?,
+                magnitudes: None,
                 pruned: set.pruned,
             },
             None => self.work_out(hand)?,
@@ -341,17 +358,19 @@ impl ValueSets<'_> {
                 }
             }
             for split in splits(hand) {
-                let (x, y) = (&self.sets[&split.x].values, &self.sets[&split.y].values);
+                let (x, y) = (&self.sets[&split.x], &self.sets[&split.y]);
+                let magnitudes = [x, y].map(|s| s.magnitudes.as_ref().map(|(m, _)| &m[..]));
+                let (x, y) = (&x.values, &y.values);
                 pruned += match (x, y) {
                     (Values::Narrow(x), Values::Narrow(y)) => {
-                        pairs(build, x, y, split.same, &mut self.distinct)?
+                        pairs(build, x, y, split.same, magnitudes, &mut self.distinct)?
                     }
                     _ => {
                         // A side past 64 bits: both in full, a narrow one
                         // copied so (charged).
                         let _held = build.budget.charge(x.widening() + y.widening())?;
                         let (x, y) = (x.wide(build.budget)?, y.wide(build.budget)?);
-                        pairs(build, &x, &y, split.same, &mut self.distinct)?
+                        pairs(build, &x, &y, split.same, [None; 2], &mut self.distinct)?
                     }
                 };
                 build.check(hand, self.distinct.len())?;
@@ -361,6 +380,7 @@ impl ValueSets<'_> {
             let (values, charge) = self.distinct.take_sorted(build.budget)?;
             return Ok(Set {
                 values,
+                magnitudes: None,
                 pruned,
                 charge,
             });
@@ -397,19 +417,41 @@ impl ValueSets<'_> {
         let (values, charge) = Values::narrowed(merged, charge, build.budget)?;
         Ok(Set {
             values,
+            magnitudes: None,
             pruned,
             charge,
         })
     }
 }
 
+/// A kept set's values by magnitude ([`magnitudes`]), charged, where
+/// pairs with it can go to the bitmap (every value within ±SMALL) and it
+/// allows them: a sub-hand is met again and again.
+fn by_magnitude(
+    values: &Values,
+    budget: &Arc<Budget>,
+) -> Result<Option<(Vec<Magnitude>, Charge)>, SolveError> {
+    let Values::Narrow(values) = values else {
+        return Ok(None);
+    };
+    let within = |v: Option<&i64>| v.is_none_or(|v| (-SMALL..SMALL).contains(v));
+    if !within(values.first()) || !within(values.last()) {
+        return Ok(None);
+    }
+    let charge = budget.charge((values.len() * size_of::<Magnitude>()) as u64)?;
+    let mut out = room(values.len(), budget)?;
+    Ok(magnitudes(values, &mut out).then_some((out, charge)))
+}
+
 /// Every `a op b` of one split, as the full table's `split_all` tries
 /// them (`directions`), into `out`; gives how many went beyond the bound.
+/// `magnitudes`: the sides by magnitude, where known.
 fn pairs<T: Element>(
     build: &Build,
     x: &[T],
     y: &[T],
     same: bool,
+    magnitudes: [Option<&[Magnitude]>; 2],
     out: &mut Distinct,
 ) -> Result<u64, SolveError> {
     let max_abs = |s: &[T]| {
@@ -432,11 +474,17 @@ fn pairs<T: Element>(
         let most = (mx * my).max(mx + my);
         if most > u128::from(build.bound) {
             pruned += narrow_pairs::<true, T>(build.bound, x, y, same, out);
-        } else if let Some((bits, small)) = out.dense(most) {
-            if same {
-                dense_pairs::<true, T>(x, y, bits, small);
-            } else {
-                dense_pairs::<false, T>(x, y, bits, small);
+        } else if out.dense(most).is_some() {
+            // By magnitude where both sides allow it (every negative value
+            // the negation of a value the side also holds, as + − × ÷
+            // always leave them): a quarter of the pairs or fewer.
+            if !out.by_magnitude(x, y, same, magnitudes)? {
+                let (bits, small) = out.dense(most).expect("checked above");
+                if same {
+                    dense_pairs::<true, T>(x, y, bits, small);
+                } else {
+                    dense_pairs::<false, T>(x, y, bits, small);
+                }
             }
         } else {
             narrow_pairs::<false, T>(build.bound, x, y, same, out);
@@ -565,11 +613,6 @@ fn narrow_pairs<const CHECK: bool, T: Element>(
 /// [`narrow_pairs`] where every result lies within ±SMALL and the bound:
 /// each goes straight to the bitmap, with no range to check, and the list
 /// has room for every new one (`Distinct::reserve`).
-#[allow(
-    clippy::cast_sign_loss,
-    clippy::cast_possible_truncation,
-    reason = "results within ±SMALL (`Distinct::dense`)"
-)]
 fn dense_pairs<const SAME: bool, T: Element>(
     x: &[T],
     y: &[T],
@@ -577,7 +620,7 @@ fn dense_pairs<const SAME: bool, T: Element>(
     small: &mut Vec<i64>,
 ) {
     each_result::<SAME, true, T>(x, y, |v: i64| {
-        let at = (v + SMALL) as usize;
+        let at = bit_of(v);
         // Masked, though `at` is in range: no bounds check in the loop.
         let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
         let w = bits[word];
@@ -586,6 +629,108 @@ fn dense_pairs<const SAME: bool, T: Element>(
             small.push(v);
         }
     });
+}
+
+/// One value of a side by magnitude: its size `m` (below 2^23) and
+/// whether the side holds `-m` too, in 32 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Magnitude(u32);
+
+impl Magnitude {
+    /// `m`, below 2^23; `negative`: whether `-m` is held too.
+    fn new(m: u32, negative: bool) -> Magnitude {
+        debug_assert!(i64::from(m) < SMALL);
+        Magnitude(m << 1 | u32::from(negative))
+    }
+
+    #[inline(always)]
+    fn size(self) -> u32 {
+        self.0 >> 1
+    }
+
+    /// 1 when `-m` is held too, else 0.
+    #[inline(always)]
+    fn negative(self) -> u32 {
+        self.0 & 1
+    }
+}
+
+/// A side's values by magnitude, ascending, into `out`: each `m >= 0` it
+/// holds, marked where it holds `-m` too (0 counts as its own negation).
+/// `false` (and `out` unspecified) when some negative value's magnitude is
+/// not itself held: then the pairs must be taken by sign. The values must
+/// lie within ±SMALL.
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "values within ±SMALL"
+)]
+fn magnitudes<T: Element>(side: &[T], out: &mut Vec<Magnitude>) -> bool {
+    out.clear();
+    let zero = side.partition_point(|&v| v.narrow() < 0);
+    // The negatives by magnitude, ascending: from the zero point down.
+    let mut negatives = side[..zero].iter().rev().map(|&v| -v.narrow()).peekable();
+    for &v in &side[zero..] {
+        let m = v.narrow();
+        if negatives.next_if(|&n| n < m).is_some() {
+            return false;
+        }
+        let negative = m == 0 || negatives.next_if_eq(&m).is_some();
+        out.push(Magnitude::new(m as u32, negative));
+    }
+    negatives.next().is_none()
+}
+
+/// [`dense_pairs`] by magnitude: for magnitudes `p` of `x` and `q` of `y`
+/// (from [`magnitudes`]), the signed pairs `(±p, ±q)` make, by + − × ÷,
+/// exactly `p + q`, `|p − q|`, `p q` and the exact one of `p / q`, `q / p`,
+/// each positive, with `p − q` and `q − p` both ways, and every other one
+/// negative too when either side holds its negative (`-p` or `-q`). With
+/// equal sides (`SAME`), each unordered pair once.
+fn magnitude_pairs<const SAME: bool>(
+    x: &[Magnitude],
+    y: &[Magnitude],
+    bits: &mut [u64; WORDS],
+    small: &mut Vec<i64>,
+) {
+    let mut put = |v: i64| {
+        let at = bit_of(v);
+        // Masked, though `at` is in range: no bounds check in the loop.
+        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
+        let w = bits[word];
+        if w & bit == 0 {
+            bits[word] = w | bit;
+            small.push(v);
+        }
+    };
+    for (i, &mx) in x.iter().enumerate() {
+        let p = mx.size();
+        let from = if SAME { i } else { 0 };
+        for &my in &y[from..] {
+            let q = my.size();
+            // Where neither side holds a negative, the negative offer is
+            // the positive one again (already in the bitmap): no branch.
+            let either = mx.negative() | my.negative() == 1;
+            let both = |v: i64| if either { -v } else { v };
+            // The larger over the smaller (0 divides nothing), in 32 bits.
+            let (hi, lo) = (p.max(q), p.min(q));
+            let quotient = (lo != 0 && hi % lo == 0).then(|| i64::from(hi / lo));
+            let (p, q) = (i64::from(p), i64::from(q));
+            let sum = p + q;
+            put(sum);
+            put(both(sum));
+            let difference = p - q;
+            put(difference);
+            put(-difference);
+            let product = p * q;
+            put(product);
+            put(both(product));
+            if let Some(quotient) = quotient {
+                put(quotient);
+                put(both(quotient));
+            }
+        }
+    }
 }
 
 /// `a ÷ b` when exact.
@@ -640,12 +785,14 @@ fn bytes(n: usize) -> u64 {
 /// Offering a value cannot fail: an offer that would pass the budget is
 /// recorded, and [`Distinct::failed`] gives it after the loop.
 struct Distinct {
-    /// Bit v + SMALL for each value v within −SMALL..SMALL offered; none
+    /// Bit [`bit_of`]`(v)` for each value v within −SMALL..SMALL offered; none
     /// when the budget cannot spare its 2 MiB (every value then goes
     /// through the hash set).
     bits: Option<Box<[u64; WORDS]>>,
     /// The radix sort's second buffer.
     spare: Vec<i64>,
+    /// The two sides of a split by magnitude ([`magnitudes`]).
+    magnitudes: [Vec<Magnitude>; 2],
     /// Those values, in the order first offered.
     small: Vec<i64>,
     /// The others that fit 64 bits (8-byte keys: half the memory of
@@ -681,6 +828,7 @@ impl Distinct {
         Ok(Distinct {
             bits,
             spare: Vec::new(),
+            magnitudes: [Vec::new(), Vec::new()],
             small: Vec::new(),
             large: FlatSet::new(budget),
             pending: [0; PENDING],
@@ -711,15 +859,10 @@ impl Distinct {
     }
 
     /// Clears the bits of the values in `small`.
-    #[allow(
-        clippy::cast_sign_loss,
-        clippy::cast_possible_truncation,
-        reason = "v + SMALL lies in 0..2 SMALL"
-    )]
     fn clear_bits(&mut self) {
         if let Some(bits) = self.bits.as_deref_mut() {
             for &v in &self.small {
-                bits[(v + SMALL) as usize / 64] = 0;
+                bits[bit_of(v) / 64] = 0;
             }
         }
     }
@@ -768,6 +911,44 @@ impl Distinct {
         (most < SMALL.unsigned_abs().into()).then_some((bits, &mut self.small))
     }
 
+    /// The pairs of a split whose results all go to the bitmap
+    /// ([`Distinct::dense`]), by magnitude ([`magnitude_pairs`]), when
+    /// both sides allow it; `false`, with nothing offered, when one does
+    /// not.
+    fn by_magnitude<T: Element>(
+        &mut self,
+        x: &[T],
+        y: &[T],
+        same: bool,
+        known: [Option<&[Magnitude]>; 2],
+    ) -> Result<bool, SolveError> {
+        let [mx, my] = &mut self.magnitudes;
+        for ((side, values), known) in [(&mut *mx, x), (&mut *my, y)].into_iter().zip(known) {
+            if known.is_some() {
+                continue;
+            }
+            if side.capacity() < values.len() {
+                let bytes = ((values.len() - side.capacity()) * size_of::<Magnitude>()) as u64;
+                let grown = self.budget.charge(bytes)?;
+                side.clear();
+                side.try_reserve_exact(values.len())
+                    .map_err(|_| self.budget.refusal(bytes))?;
+                self.charge.absorb(grown);
+            }
+            if !magnitudes(values, side) {
+                return Ok(false);
+            }
+        }
+        let (mx, my) = (known[0].unwrap_or(mx), known[1].unwrap_or(my));
+        let bits = self.bits.as_deref_mut().expect("dense");
+        if same {
+            magnitude_pairs::<true>(mx, my, bits, &mut self.small);
+        } else {
+            magnitude_pairs::<false>(mx, my, bits, &mut self.small);
+        }
+        Ok(true)
+    }
+
     #[inline(always)]
     fn add(&mut self, v: Value) {
         match i64::try_from(v) {
@@ -777,11 +958,6 @@ impl Distinct {
     }
 
     #[inline(always)]
-    #[allow(
-        clippy::cast_sign_loss,
-        clippy::cast_possible_truncation,
-        reason = "v + SMALL lies in 0..2 SMALL"
-    )]
     fn add_narrow(&mut self, v: i64) {
         if !(-SMALL..SMALL).contains(&v) {
             return self.add_large(v);
@@ -789,7 +965,7 @@ impl Distinct {
         let Some(bits) = self.bits.as_deref_mut() else {
             return self.add_large(v);
         };
-        let at = (v + SMALL) as usize;
+        let at = bit_of(v);
         // Masked, though `at` is in range: no bounds check in the loop.
         let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
         if bits[word] & bit == 0 {
@@ -872,11 +1048,6 @@ impl Distinct {
     /// 64 bits, sorted, with how many are negative (they come before the
     /// small ones, the others after) and the charge for the list; clears
     /// the bitmap.
-    #[allow(
-        clippy::cast_sign_loss,
-        clippy::cast_possible_truncation,
-        reason = "v + SMALL lies in 0..2 SMALL"
-    )]
     fn sort_parts(
         &mut self,
         budget: &Arc<Budget>,
@@ -941,4 +1112,76 @@ fn radix_sort(values: &mut Vec<i64>, spare: &mut Vec<i64>) {
         std::mem::swap(&mut from, &mut to);
     }
     (*values, *spare) = (from, to);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_by_magnitude_mark_the_values_held_both_ways() {
+        let mut out = Vec::new();
+        assert!(magnitudes(&[-7i64, -2, 0, 2, 3, 7, 9], &mut out));
+        let marked: Vec<(u32, u32)> = out.iter().map(|m| (m.size(), m.negative())).collect();
+        // 0 is its own negation.
+        assert_eq!(marked, [(0, 1), (2, 1), (3, 0), (7, 1), (9, 0)]);
+        // A negative value whose magnitude is not held: by sign instead,
+        // wherever it falls.
+        for side in [&[-5i64, 1, 2][..], &[-1, 2], &[-9, -1, 1, 3], &[-3]] {
+            assert!(!magnitudes(side, &mut out), "{side:?}");
+        }
+        assert!(magnitudes::<i64>(&[], &mut out) && out.is_empty());
+    }
+
+    /// A side as + − × ÷ leave one: positive values, some also negative.
+    fn side(seed: &mut u64, len: usize, most: i64) -> Vec<i64> {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let mut values = Vec::new();
+        for _ in 0..len {
+            let v = i64::try_from(next() % most.unsigned_abs()).unwrap();
+            values.push(v);
+            if next() % 3 != 0 {
+                values.push(-v);
+            }
+        }
+        values.sort_unstable();
+        values.dedup();
+        values
+    }
+
+    /// What a split's pairs put in the bitmap, sorted.
+    fn offered(pairs: impl FnOnce(&mut [u64; WORDS], &mut Vec<i64>)) -> Vec<i64> {
+        let mut bits: Box<[u64; WORDS]> = vec![0u64; WORDS].into_boxed_slice().try_into().unwrap();
+        let mut small = Vec::new();
+        pairs(&mut bits, &mut small);
+        let mut sorted = small.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), small.len(), "each value once");
+        sorted
+    }
+
+    #[test]
+    fn pairs_by_magnitude_make_what_pairs_by_sign_make() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15;
+        for round in 0..200usize {
+            let (lx, ly) = (1 + round % 40, 1 + (round * 7) % 60);
+            let x = side(&mut seed, lx, [1, 51, 101, 151, 201][round % 5]);
+            let y = side(&mut seed, ly, 2000);
+            let (mut mx, mut my) = (Vec::new(), Vec::new());
+            assert!(magnitudes(&x, &mut mx) && magnitudes(&y, &mut my));
+            let by_sign = offered(|b, s| dense_pairs::<false, i64>(&x, &y, b, s));
+            let by_size = offered(|b, s| magnitude_pairs::<false>(&mx, &my, b, s));
+            assert_eq!(by_sign, by_size, "{x:?} {y:?}");
+            // Equal sides.
+            let by_sign = offered(|b, s| dense_pairs::<true, i64>(&x, &x, b, s));
+            let by_size = offered(|b, s| magnitude_pairs::<true>(&mx, &mx, b, s));
+            assert_eq!(by_sign, by_size, "{x:?}");
+        }
+    }
 }
