@@ -378,3 +378,124 @@ fn a_call_book_too_large_is_refused_in_seconds() {
          instead of --high-primes, or raise --memory-limit",
     );
 }
+
+#[test]
+fn games_whose_records_cannot_fit_are_refused_before_they_are_played() {
+    // Aborted with `memory allocation of 560000000 bytes failed` before the
+    // records were charged.
+    let out = under_ulimit(300_000, "simulate -q --games 10000000");
+    refused(&out, "records of 10,000,000 games");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("play fewer --games"));
+    let out = under_ulimit(300_000, "advise -q --games 10000000");
+    refused(&out, "records of 10,000,000 games");
+    fails_with(
+        prime_solve().args([
+            "simulate",
+            "-q",
+            "--games",
+            "10000000",
+            "--memory-limit",
+            "100M",
+        ]),
+        "more than the limit of",
+    );
+}
+
+#[test]
+fn a_history_too_large_to_sum_up_is_refused() {
+    // Every row a rule set of its own: the summary's maps grow with the
+    // rows, past what the address space allows (an abort before they were
+    // charged).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.csv");
+    let mut text = String::from("time,cards,hand,rules,claim,verdict,seconds,best_prime\n");
+    for i in 0..400_000 {
+        text.push_str(&format!(
+            "2026-12-01T05:20:22Z,x,1 6 9,r{i:x}{},6*4/8,invalid,1,53\n",
+            "z".repeat(40)
+        ));
+    }
+    std::fs::write(&path, text).unwrap();
+    let out = under_ulimit(
+        100_000,
+        &format!("practice --stats --history {}", path.display()),
+    );
+    refused(&out, "too large to sum up within the memory limit");
+}
+
+#[test]
+fn files_that_never_end_are_not_read_whole() {
+    // /dev/zero was read until memory ran out.
+    fails_with(
+        prime_solve().args(["simulate", "-q", "--games", "5", "--models", "/dev/zero"]),
+        "cannot read the models file /dev/zero: it is longer than 1.0 MiB",
+    );
+    for command in ["play", "practice"] {
+        fails_with(
+            prime_solve().args([command, "--script", "/dev/zero"]),
+            "cannot read the script /dev/zero: it is longer than 16 MiB",
+        );
+    }
+}
+
+#[test]
+fn worker_threads_past_the_limit_are_refused_before_any_starts() {
+    // RAYON_NUM_THREADS=100000 started threads for minutes first.
+    for command in [
+        &["simulate", "-q", "--games", "20"][..],
+        &["table"],
+        &["analyze", "-q", "-o", "/nonexistent/x"],
+    ] {
+        fails_with(
+            prime_solve()
+                .env("RAYON_NUM_THREADS", "100000")
+                .args(command),
+            "RAYON_NUM_THREADS=100000 asks for more worker threads than the 256 allowed",
+        );
+    }
+    fails_with(
+        prime_solve().env("RAYON_NUM_THREADS", "200").args([
+            "simulate",
+            "-q",
+            "--games",
+            "20",
+            "--memory-limit",
+            "1G",
+        ]),
+        "not enough memory for 200 worker threads (16 MiB each) within the limit of 1.0 GiB; lower RAYON_NUM_THREADS",
+    );
+    fails_with(
+        prime_solve().args([
+            "simulate",
+            "-q",
+            "--games",
+            "20",
+            "-j1",
+            "--memory-limit",
+            "1M",
+        ]),
+        "not enough memory for 1 worker thread (16 MiB each) within the limit of 1.0 MiB; raise --memory-limit",
+    );
+}
+
+#[test]
+fn reports_that_cannot_fit_are_named_as_reports() {
+    // Every search fits 30 MiB; the reports with the results do not. This
+    // was "the search asked for", after --skip-refused had skipped nothing.
+    let dir = tempfile::tempdir().unwrap();
+    fails_with(
+        prime_solve()
+            .args([
+                "analyze",
+                "-q",
+                "--all-rules",
+                "--skip-refused",
+                "-j1",
+                "--memory-limit",
+                "30M",
+                "-o",
+            ])
+            .arg(dir.path().join("out")),
+        "not enough memory to write the reports",
+    );
+}

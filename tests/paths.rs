@@ -523,3 +523,55 @@ fn dev_stdout_is_standard_output() {
     let got = fs::read(&path).unwrap();
     assert!(got.starts_with(b"first\n") && got[6..] == want[..]);
 }
+
+#[test]
+fn output_paths_are_checked_before_the_work() {
+    // Under a memory limit too small for any search or worker thread: the
+    // path is named first, so it is checked before anything is worked out
+    // (a sweep of hours used to end in "the folder does not exist").
+    let small = ["--memory-limit", "1K"];
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["analyze", "-q", "--cards", "4", "-o", "/nonexistent/x/y"],
+            "cannot write reports: the folder /nonexistent/x does not exist",
+        ),
+        (
+            &["simulate", "-q", "--study", "/nonexistent/x.md"],
+            "cannot write the study: the folder /nonexistent does not exist",
+        ),
+        (
+            &["simulate", "-q", "--out", "/nonexistent/a/b"],
+            "cannot write the simulation's files: the folder /nonexistent/a does not exist",
+        ),
+        (
+            &["advise", "-q", "--out", "/nonexistent/a.md"],
+            "cannot write the report: the folder /nonexistent does not exist",
+        ),
+        (
+            &["table", "-o", "/nonexistent/t.md"],
+            "cannot write the table: the folder /nonexistent does not exist",
+        ),
+    ];
+    for (args, needle) in cases {
+        let mut cmd = prime_solve();
+        cmd.args(args);
+        if args[0] != "table" {
+            cmd.args(small);
+        }
+        fails_with(&mut cmd, needle);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "mine").unwrap();
+    fails_with(
+        prime_solve()
+            .args(["analyze", "-q", "--memory-limit", "1K", "-o"])
+            .arg(&file),
+        "is in the way: it is not a folder",
+    );
+    fails_with(
+        prime_solve().args(["table", "-o"]).arg(dir.path()),
+        "is a folder",
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}

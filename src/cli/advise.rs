@@ -3,7 +3,7 @@
 use anyhow::{Context, Result};
 
 use prime_solve::advise::{Plan, advise, games_played};
-use prime_solve::report::{advice, write_file};
+use prime_solve::report::{advice, check_file, write_file};
 
 use super::args::{AdviseArgs, Format};
 use super::{Verdict, print, progress_bar, thread_pool, tick};
@@ -13,6 +13,9 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
     if args.models.print_models {
         print(&models.to_toml())?;
         return Ok(Verdict::Yes);
+    }
+    if let Some(path) = &args.out {
+        check_file(path).context("cannot write the report")?;
     }
     let pool = thread_pool(args.work.threads)?;
     let plan = Plan {

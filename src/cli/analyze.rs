@@ -7,7 +7,7 @@ use prime_solve::analysis::{
     Analysis, NotDone, all_rule_sets, analyze_each, analyze_screened, screen,
 };
 use prime_solve::deck::deal;
-use prime_solve::report::{self, json, write_files};
+use prime_solve::report::{self, check_folder, json, write_files};
 use prime_solve::words::plural;
 
 use super::args::{AnalyzeArgs, Format};
@@ -35,6 +35,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         vec![rules]
     };
     let cards = usize::from(args.cards);
+    check_folder(&args.out).context("cannot write reports")?;
     let pool = thread_pool(args.work.threads)?;
     let hands: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
     let work: u64 = rule_sets
@@ -95,7 +96,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     } else {
         0
     };
-    let _reports = prime_solve::engine::Budget::process().charge(held.saturating_add(text))?;
+    let budget = prime_solve::engine::Budget::process();
+    let _reports = budget.charge(held.saturating_add(text)).map_err(|_| {
+        let (needed, limit) =
+            prime_solve::engine::apart(budget.used().saturating_add(held + text), budget.limit());
+        anyhow::anyhow!(
+            "not enough memory to write the reports: about {needed} with the results, more than \
+             the limit of {limit}; {}raise --memory-limit",
+            if detail == report::Detail::Full {
+                "use --summaries-only (no hands.csv or plots) or "
+            } else {
+                ""
+            }
+        )
+    })?;
     let files =
         pool.install(|| report::render(&analyses, &not_done, args.style.style(args.ascii), detail));
     write_files(&args.out, &files).context("cannot write reports")?;

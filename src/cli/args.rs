@@ -330,10 +330,24 @@ impl ModelsArgs {
         };
         let shown = path.display().to_string();
         let shown = prime_solve::echo::echo(&shown);
-        let text = std::fs::read_to_string(path)
+        let text = read_capped(path, prime_solve::game::player::MAX_MODELS_FILE as u64)
             .with_context(|| format!("cannot read the models file {shown}"))?;
         Models::from_toml(&text).map_err(|e| anyhow::anyhow!("models file {shown}: {e}"))
     }
+}
+
+/// The text of the file at `path`, reading no more than `cap` bytes and one
+/// more: a file longer than that (or a device that never ends, such as
+/// /dev/zero) is refused without being read whole.
+pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        anyhow::bail!("it is longer than {}", prime_solve::engine::Bytes(cap));
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("it is not UTF-8 text"))
 }
 
 /// How much memory a search may use.

@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{crib, pdf, write_file};
+use prime_solve::report::{check_file, crib, pdf, write_file};
 
 use super::args::{CribArgs, PaperArg};
 use super::{Spinner, Verdict, say};
@@ -27,6 +27,7 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
         PaperArg::A4 => crib::Paper::A4,
         PaperArg::Letter => crib::Paper::Letter,
     };
+    check_file(path).context("cannot write the crib")?;
     let spinner = Spinner::start("solving", false);
     let analysis = analyze(rules, 3, &|_| {})?;
     drop(spinner);

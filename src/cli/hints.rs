@@ -40,6 +40,11 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             }),
             SimError::Empty => Some(" (--games and --max-turns take 1 or more)".into()),
             SimError::Solve(e) => hint(e),
+            SimError::Records { machine, .. } => Some(if *machine {
+                "; play fewer --games, or give a --memory-limit the machine can give".into()
+            } else {
+                "; play fewer --games, or raise --memory-limit".into()
+            }),
             _ => None,
         };
     }

@@ -26,6 +26,7 @@ use clap::{CommandFactory, Parser};
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::echo::echo;
 use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
+use prime_solve::words::plural;
 
 impl Command {
     /// The memory options of a command that solves hands.
@@ -64,6 +65,10 @@ pub fn run() -> ExitCode {
     };
     if let Some(limit) = cli.command.memory().and_then(|m| m.memory_limit) {
         Budget::process().set_limit(limit);
+    }
+    if let Err(err) = env_threads() {
+        say(&format!("prime-solve: {err}"));
+        return ExitCode::from(2);
     }
     let result = match cli.command {
         Command::Query(a) => query::run(&a),
@@ -287,27 +292,66 @@ impl Pool {
     }
 }
 
-/// A pool of `threads` workers (one per core when `None`); each worker's
-/// stack and scratch memory ([`PER_THREAD`]) is charged to the budget.
+/// A pool of `threads` workers (else as many as `RAYON_NUM_THREADS` asks
+/// for, else one per core); each worker's stack and scratch memory
+/// ([`PER_THREAD`]) is charged to the budget before any is started.
 pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.map_or(0, usize::from))
-        .build()
-        .context("cannot start worker threads")?;
-    let threads = pool.current_num_threads() as u64;
+    let (count, asked) = match (threads, env_threads()?) {
+        (Some(n), _) => (u64::from(n), "use fewer --threads or raise --memory-limit"),
+        (None, Some(n)) => (
+            n,
+            "lower RAYON_NUM_THREADS, give fewer --threads or raise --memory-limit",
+        ),
+        (None, None) => (
+            std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+            "give fewer --threads or raise --memory-limit",
+        ),
+    };
     let budget = Budget::process();
-    let reserved = budget.charge(threads * PER_THREAD).map_err(|_| {
+    let reserved = budget.charge(count * PER_THREAD).map_err(|_| {
         anyhow::anyhow!(
-            "not enough memory for {threads} worker threads ({} each) within the limit of {}; \
-             use fewer --threads or raise --memory-limit",
+            "not enough memory for {} ({} each) within the limit of {}; {}",
+            plural(count, "worker thread", "worker threads"),
             Bytes(PER_THREAD),
-            Bytes(budget.limit())
+            Bytes(budget.limit()),
+            if count == 1 {
+                "raise --memory-limit"
+            } else {
+                asked
+            }
         )
     })?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(usize::try_from(count).unwrap_or(1))
+        .build()
+        .context("cannot start worker threads")?;
     Ok(Pool {
         pool,
         _reserved: reserved,
     })
+}
+
+/// The worker threads `RAYON_NUM_THREADS` asks for, as rayon reads it
+/// (a positive whole number; anything else is ignored).
+///
+/// # Errors
+/// More than `--threads` takes: rayon would start them all before any
+/// check, for every command that works in parallel.
+fn env_threads() -> anyhow::Result<Option<u64>> {
+    let asked = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&n| n > 0);
+    if let Some(n) = asked
+        && n > u64::from(args::MAX_THREADS)
+    {
+        anyhow::bail!(
+            "RAYON_NUM_THREADS={n} asks for more worker threads than the {} allowed; lower it \
+             or give --threads",
+            args::MAX_THREADS
+        );
+    }
+    Ok(asked)
 }
 
 /// The memory in use, for progress lines: `1.2 GiB of 12 GiB`.

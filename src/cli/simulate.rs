@@ -7,7 +7,9 @@ use anyhow::{Context, Result};
 
 use prime_solve::Rules;
 use prime_solve::game::{Endgame, Model, Simulation, Summary, simulate};
-use prime_solve::report::{File, json, simulation, write_file, write_files};
+use prime_solve::report::{
+    File, check_file, check_folder, json, simulation, write_file, write_files,
+};
 use prime_solve::words::plural;
 
 use super::args::{Format, SimulateArgs};
@@ -20,6 +22,12 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
         return Ok(Verdict::Yes);
     }
     let rules = args.rules.rules()?;
+    if let Some(path) = &args.study {
+        check_file(path).context("cannot write the study")?;
+    }
+    if let Some(dir) = &args.out {
+        check_folder(dir).context("cannot write the simulation's files")?;
+    }
     let pool = thread_pool(args.work.threads)?;
     if let Some(path) = &args.study {
         return study(args, rules, &pool, path);

@@ -4,13 +4,16 @@
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{strategy, write_file};
+use prime_solve::report::{check_file, strategy, write_file};
 
 use super::args::{TableArgs, TableFormat};
 use super::{Spinner, Verdict, print, say};
 
 pub fn run(args: &TableArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
+    if let Some(path) = &args.out {
+        check_file(path).context("cannot write the table")?;
+    }
     let spinner = Spinner::start("solving", false);
     let analysis = analyze(rules, 3, &|_| {})?;
     drop(spinner);

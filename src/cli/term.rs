@@ -129,10 +129,13 @@ pub struct Scripted {
     pub claim: Option<String>,
 }
 
+/// The longest script read: far more replies than a session has.
+const MAX_SCRIPT: u64 = 16 << 20;
+
 /// Reads a script: one `MS CLAIM` or `MS pass` a line; blank lines and
 /// lines starting with `#` are skipped.
 pub fn read_script(path: &Path) -> Result<Vec<Scripted>> {
-    let text = std::fs::read_to_string(path)
+    let text = super::args::read_capped(path, MAX_SCRIPT)
         .with_context(|| format!("cannot read the script {}", path.display()))?;
     parse_script(&text).with_context(|| format!("in the script {}", path.display()))
 }

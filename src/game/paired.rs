@@ -60,6 +60,7 @@ pub fn paired(
     if played.players.len() != other.players.len() || played.two_player != other.two_player {
         return Err(SimError::Unpaired);
     }
+    let _records = super::sim::hold_records(played.games, 2)?;
     let sizes = played.hand_sizes();
     let book = CallBook::new(played.rules, &sizes)?;
     let other_book = CallBook::new(other.rules, &sizes)?;

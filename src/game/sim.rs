@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use thiserror::Error;
 
-use crate::engine::SolveError;
+use crate::engine::{Budget, Bytes, Charge, SolveError, apart};
 use crate::game::calls::CallBook;
 use crate::game::play::{Duel, Endgame, Game, Multi, Record, Setup, play};
 use crate::game::player::Model;
@@ -107,6 +107,7 @@ impl Simulation {
 /// does not fit the memory budget.
 pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record>, SimError> {
     sim.validate()?;
+    let _records = hold_records(sim.games, 1)?;
     let book = CallBook::new(sim.rules, &sim.hand_sizes())?;
     let setup = Setup::new(&book, sim.players.clone(), sim.rules.faces, sim.timing);
     let records = (0..sim.games)
@@ -119,6 +120,30 @@ pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record
         })
         .collect();
     Ok(records)
+}
+
+/// Bytes a game's record takes, with what a summary works out from it (its
+/// turns and rebuilds, sorted, and a bootstrap's resample).
+const RECORD_BYTES: u64 = size_of::<Record>() as u64 + 64;
+
+/// Room for the records of `games` games, each played `runs` ways: charged
+/// to the process's budget and tried on the allocator before any game is
+/// played, so that `--games 10000000` under a small limit is a refusal,
+/// not an abort.
+///
+/// # Errors
+/// [`SimError::Records`] when they would pass the limit or the machine.
+pub(crate) fn hold_records(games: u64, runs: u64) -> Result<Charge, SimError> {
+    let bytes = games.saturating_mul(runs).saturating_mul(RECORD_BYTES);
+    let budget = Budget::process();
+    budget
+        .room_for_output(bytes)
+        .map_err(|e| SimError::Records {
+            games,
+            bytes,
+            limit: budget.limit(),
+            machine: matches!(e, SolveError::Refused { .. }),
+        })
 }
 
 /// The 95% Wilson score interval of a share of `k` in `n`, as
@@ -364,6 +389,24 @@ pub enum SimError {
     Rules(#[from] RulesError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The games' records would not fit: `bytes` against the budget's
+    /// `limit`, or (`machine`) the machine refused them below it.
+    #[error(
+        "not enough memory for the records of {} games: about {}, {}",
+        crate::words::grouped(u128::from(*games)),
+        if *machine { Bytes(*bytes).to_string() } else { apart(*bytes, *limit).0 },
+        if *machine {
+            "more than the machine gives".to_string()
+        } else {
+            format!("more than the limit of {}", apart(*bytes, *limit).1)
+        }
+    )]
+    Records {
+        games: u64,
+        bytes: u64,
+        limit: u64,
+        machine: bool,
+    },
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use crate::analysis::{Analysis, NotDone};
 use crate::expr::Style;
 
-pub use write::{Abandoned, abandon, write_file, write_files};
+pub use write::{Abandoned, abandon, check_file, check_folder, write_file, write_files};
 
 /// A file to write, with its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq)]

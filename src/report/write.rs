@@ -113,6 +113,41 @@ fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
     Ok(())
 }
 
+/// Whether [`write_file`] could write to `path`, asked before a long run
+/// so that a mistyped path is named at once, not after hours of work: an
+/// error if `path` is a folder, a block device or a socket, or would go in
+/// a folder that does not exist. (The write itself checks again.)
+///
+/// # Errors
+/// What [`write_file`] would fail with first.
+pub fn check_file(path: &Path) -> io::Result<()> {
+    match resolve(path)? {
+        Target::Folder(p) => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is a folder", p.display()),
+        )),
+        Target::New(p) => parent_must_exist(&p),
+        Target::Regular(_) | Target::Direct(_) => Ok(()),
+    }
+}
+
+/// Whether [`write_files`] could write under `dir`, asked before a long
+/// run: an error if something other than a folder is in the way, or `dir`
+/// would go in a folder that does not exist.
+///
+/// # Errors
+/// What [`write_files`] would fail with first.
+pub fn check_folder(dir: &Path) -> io::Result<()> {
+    match resolve(dir)? {
+        Target::Folder(_) => Ok(()),
+        Target::New(p) => parent_must_exist(&p),
+        _ => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is in the way: it is not a folder", dir.display()),
+        )),
+    }
+}
+
 /// An error unless the folder `path` would go in exists.
 fn parent_must_exist(path: &Path) -> io::Result<()> {
     let parent = parent_of(path);

@@ -163,6 +163,24 @@ pub fn stats(path: &Path) -> Result<String> {
             HEADER.join(",")
         );
     }
+    // What the summary keeps grows with the rows (a history of millions of
+    // rows, each with a rule set of its own): charged to the process's
+    // budget as it grows, so that one too large is refused, not an abort.
+    let budget = prime_solve::engine::Budget::process();
+    let mut held = prime_solve::engine::Charge::default();
+    let mut hold = |bytes: usize| -> Result<()> {
+        let charge = budget.charge(bytes as u64).map_err(|_| {
+            anyhow::anyhow!(
+                "the history {} is too large to sum up within the memory limit of {}",
+                echo(&path.display().to_string()),
+                prime_solve::engine::Bytes(budget.limit())
+            )
+        })?;
+        held.absorb(charge);
+        Ok(())
+    };
+    // An entry of a map: its key's text and the map's own bytes.
+    const ENTRY: usize = 96;
     let mut total = 0usize;
     let mut correct = 0usize;
     let mut times: Vec<u64> = Vec::new();
@@ -185,17 +203,27 @@ pub fn stats(path: &Path) -> Result<String> {
             );
         };
         total += 1;
+        if !per_rules.contains_key(rules) {
+            hold(ENTRY + rules.len())?;
+        }
         let entry = per_rules.entry(rules.to_string()).or_default();
         entry.0 += 1;
         if verdict == "valid" {
             correct += 1;
             entry.1 += 1;
         } else {
-            *missed
-                .entry((rules.to_string(), hand.to_string()))
-                .or_default() += 1;
+            let key = (rules.to_string(), hand.to_string());
+            if !missed.contains_key(&key) {
+                hold(ENTRY + rules.len() + hand.len())?;
+            }
+            *missed.entry(key).or_default() += 1;
         }
         if verdict != "pass" {
+            if times.len() == times.capacity() {
+                let more = times.capacity().max(64);
+                hold(more * size_of::<u64>())?;
+                times.reserve_exact(more);
+            }
             times.push((secs.clamp(0.0, 1e9) * 1000.0).round() as u64);
         }
     }
@@ -220,6 +248,7 @@ pub fn stats(path: &Path) -> Result<String> {
     for (rules, (n, ok)) in &per_rules {
         out.push_str(&format!("  {rules}: {} of {n} correct\n", ok));
     }
+    hold(missed.len() * size_of::<(&(String, String), &usize)>())?;
     let mut worst: Vec<(&(String, String), &usize)> = missed.iter().collect();
     worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     if !worst.is_empty() {
