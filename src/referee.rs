@@ -130,10 +130,14 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
     }
     if rules.juxtapose {
         let texts: Vec<&str> = numbers.iter().map(|&(_, t)| t).collect();
-        return Err(Fault::Cards(format!(
-            "the numbers {} do not use each card of the hand ({hand}) exactly once",
-            texts.join(", ")
-        )));
+        return Err(Fault::Cards(if let [one] = texts[..] {
+            format!("the number {one} does not use each card of the hand ({hand}) exactly once")
+        } else {
+            format!(
+                "the numbers {} do not use each card of the hand ({hand}) exactly once",
+                texts.join(", ")
+            )
+        }));
     }
     for v in 1..=MAX_CARD_VALUE {
         let used = numbers.iter().filter(|&&(n, _)| n == u64::from(v)).count();

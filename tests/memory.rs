@@ -114,16 +114,24 @@ fn sweeps_and_games_too_large_are_refused() {
     // (Six cards under T and five under T ! √, refused here before the
     // restricted search, now fit, as five under any prime with T ! √ does
     // now that its census stops at 97: these do not.)
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x");
+    let out = out.display();
     for args in [
-        "analyze --cards 6 --faces rank --functions tri,fact,sqrt --quiet --out /nonexistent/x",
+        format!("analyze --cards 6 --faces rank --functions tri,fact,sqrt --quiet --out {out}"),
         "simulate --players expert,expert,expert,expert,expert,expert --functions tri --high-primes \
-         --games 2 --quiet",
-        "analyze --cards 5 --functions tri,fact,sqrt --high-primes --count-every-prime --quiet \
-         --out /nonexistent/x",
+         --games 2 --quiet"
+            .to_string(),
+        format!(
+            "analyze --cards 5 --functions tri,fact,sqrt --high-primes --count-every-prime --quiet \
+             --out {out}"
+        ),
     ] {
-        let out = under_ulimit(2_000_000, args);
+        let out = under_ulimit(2_000_000, &args);
         refused(&out, "not enough memory");
     }
+    // Refused before anything is written.
+    assert!(!dir.path().join("x").exists());
 }
 
 #[test]

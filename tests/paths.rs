@@ -575,3 +575,19 @@ fn output_paths_are_checked_before_the_work() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
+
+#[test]
+fn a_file_that_cannot_be_made_is_named_as_given() {
+    // Root may write anywhere but /proc: its new copy cannot be made
+    // there. The message named the hidden temporary (`/proc/.t.md.tmp-…`).
+    let out = prime_solve()
+        .args(["table", "-o", "/proc/prime-solve-table.md"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("cannot write /proc/prime-solve-table.md (a new copy beside it first)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(".tmp-"), "{stderr}");
+}

@@ -477,10 +477,12 @@ fn a_sweep_can_skip_the_rule_sets_that_do_not_fit() {
         "-q",
         "-o",
     ];
+    let refused = tempfile::tempdir().unwrap();
     fails_with(
-        prime_solve().args(args).arg("/nonexistent/x"),
+        prime_solve().args(args).arg(refused.path().join("x")),
         "not enough memory",
     );
+    assert!(!refused.path().join("x").exists());
     let run = || {
         let dir = tempfile::tempdir().unwrap();
         let out = prime_solve()

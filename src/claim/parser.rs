@@ -357,7 +357,8 @@ fn too_deep(column: usize) -> ParseError {
     ParseError {
         column,
         message: format!(
-            "the claim nests brackets, functions and operators more than {MAX_CLAIM_DEPTH} deep"
+            "the claim is more than {MAX_CLAIM_DEPTH} deep: each operation, function or bracket \
+             around another counts one, `1+2+3` is two deep"
         ),
     }
 }

@@ -336,12 +336,25 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "M" | "MB" | "MIB" => 20,
         "G" | "GB" | "GIB" => 30,
         "T" | "TB" | "TIB" => 40,
+        "P" | "PB" | "PIB" => 50,
+        "E" | "EB" | "EIB" => 60,
         _ => {
             return Err(format!(
                 "`{text}` is not a size: write e.g. 4G, 512M or 2000000"
             ));
         }
     };
+    // A whole number of bytes exactly, up to 2^64 − 1 (a float would round
+    // it).
+    if shift == 0
+        && let Ok(bytes) = number.parse::<u64>()
+    {
+        return if bytes == 0 {
+            Err(format!("`{text}` is out of range: give at least one byte"))
+        } else {
+            Ok(bytes)
+        };
+    }
     let value: f64 = number
         .parse()
         .ok()
@@ -446,7 +459,14 @@ mod tests {
         assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
         assert_eq!(parse_size("2000000"), Ok(2_000_000));
         assert_eq!(parse_size("64k"), Ok(64 << 10));
+        // Every whole number of bytes exactly, and the units up to EiB.
+        assert_eq!(parse_size("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_size("9007199254740993"), Ok((1 << 53) + 1));
+        assert_eq!(parse_size("2P"), Ok(2 << 50));
+        assert_eq!(parse_size("15EiB"), Ok(15 << 60));
         for bad in [
+            "18446744073709551616",
+            "16E",
             "",
             "G",
             "4X",

@@ -275,7 +275,8 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &WriteRun) -> io::Result<S
     let mut pending = lock();
     pending.temps.push((call.0, temp.clone()));
     remove_stale(&temp);
-    create_file(&temp, contents)?;
+    // Named by the file the user gave, not the hidden temporary one.
+    write_new(&temp, contents).map_err(|e| beside(&target, e))?;
     // Keep the permissions of the file it replaces.
     if let Ok(meta) = fs::metadata(&target) {
         let _ = fs::set_permissions(&temp, meta.permissions());
@@ -293,7 +294,7 @@ fn stage_folder<'a>(
     let mut pending = lock();
     pending.temps.push((call.0, staged.clone()));
     remove_stale(&staged);
-    fs::create_dir(&staged).map_err(|e| at(&staged, e))?;
+    fs::create_dir(&staged).map_err(|e| beside(place, e))?;
     for (rel, contents) in files {
         let path = staged.join(rel);
         let parent = parent_of(&path);
@@ -307,12 +308,28 @@ fn stage_folder<'a>(
 }
 
 fn create_file(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new()
+    write_new(path, contents).map_err(|e| at(path, e))
+}
+
+/// Creates `path`, which must not exist, holding `contents`.
+fn write_new(path: &Path, contents: &[u8]) -> io::Result<()> {
+    OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(path)
-        .map_err(|e| at(path, e))?;
-    file.write_all(contents).map_err(|e| at(path, e))
+        .open(path)?
+        .write_all(contents)
+}
+
+/// An error writing the temporary file or folder that goes to `target`,
+/// named by `target`: the user never gave the temporary name.
+fn beside(target: &Path, e: io::Error) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!(
+            "cannot write {} (a new copy beside it first): {e}",
+            target.display()
+        ),
+    )
 }
 
 impl Step<'_> {
