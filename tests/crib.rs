@@ -132,3 +132,21 @@ fn bad_output_paths_get_one_line() {
     );
     fails_with(prime_solve().args(["crib"]), "--out");
 }
+
+#[test]
+fn the_format_may_be_given_for_a_path_that_does_not_say_it() {
+    let out = prime_solve()
+        .args(["crib", "--out", "/dev/stdout", "--format", "svg"])
+        .assert()
+        .success();
+    let svg = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..svg.len().min(80)]
+    );
+    fails_with(
+        prime_solve().args(["crib", "--out", "/dev/stdout"]),
+        "cannot tell the format of /dev/stdout: end the file name in .pdf or .svg, or give --format",
+    );
+}

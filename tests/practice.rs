@@ -201,6 +201,20 @@ fn bad_input_gets_one_line() {
             .arg(not_history.path()),
         "is not a practice history",
     );
+    let odd_verdict = script(
+        "time,cards,hand,rules,claim,verdict,seconds,best_prime\n\
+         2026-12-01T05:20:22Z,3,1 6 9,five,6*4/8,weird,1,53\n",
+    );
+    fails_with(
+        prime_solve()
+            .args(["practice", "--stats", "--history"])
+            .arg(odd_verdict.path()),
+        "row 2: `weird` is not a verdict: valid, invalid or pass",
+    );
+    fails_with(
+        prime_solve().args(["practice", "--rounds", "18446744073709551616"]),
+        "use 1 to 100000",
+    );
 }
 
 #[test]

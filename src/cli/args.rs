@@ -218,6 +218,23 @@ fn whole_number(s: &str, min: u64, max: u64, why: &str) -> Result<u64, String> {
     }
 }
 
+/// [`whole_number`] within `u32`.
+fn whole_u32(s: &str, max: u32, why: &str) -> Result<u32, String> {
+    whole_number(s, 1, u64::from(max), why).map(|n| u32::try_from(n).expect("at most max"))
+}
+
+fn parse_max_turns(s: &str) -> Result<u32, String> {
+    whole_u32(s, 1_000_000, "a game takes at least one turn")
+}
+
+fn parse_rounds(s: &str) -> Result<u32, String> {
+    whole_u32(s, 100_000, "at least one hand")
+}
+
+fn parse_turns(s: &str) -> Result<u32, String> {
+    whole_u32(s, u32::MAX, "at least one combination")
+}
+
 fn parse_function_depth(s: &str) -> Result<u8, String> {
     let max = prime_solve::rules::MAX_FUNCTION_DEPTH;
     whole_number(s, 1, u64::from(max), "").map(|d| u8::try_from(d).expect("at most the maximum"))
@@ -547,8 +564,8 @@ pub struct RunArgs {
     /// The seed: the same seed gives the same games for any thread count.
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Stop a game as unfinished after this many turns.
-    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    /// Stop a game as unfinished after this many turns (at most 1,000,000).
+    #[arg(long, value_name = "T", default_value_t = 5000, value_parser = parse_max_turns, allow_negative_numbers = true)]
     pub max_turns: u32,
 }
 
@@ -672,7 +689,7 @@ pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Han
 #[derive(Args)]
 pub struct PracticeArgs {
     /// How many hands to deal.
-    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = parse_rounds, allow_negative_numbers = true)]
     pub rounds: u32,
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
@@ -722,9 +739,13 @@ pub enum PaperArg {
 
 #[derive(Args)]
 pub struct CribArgs {
-    /// The file to write: FILE.pdf or FILE.svg (written atomically).
+    /// The file to write: FILE.pdf or FILE.svg (written atomically), or
+    /// any path with --format (/dev/stdout, a pipe).
     #[arg(long, value_name = "FILE", required = true)]
     pub out: PathBuf,
+    /// The format, where the file name does not end in .pdf or .svg.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<CribFormat>,
     /// The paper size.
     #[arg(long, value_enum, default_value = "a4")]
     pub paper: PaperArg,
@@ -732,6 +753,13 @@ pub struct CribArgs {
     pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// What `crib` draws.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CribFormat {
+    Pdf,
+    Svg,
 }
 
 #[derive(Args)]
@@ -754,7 +782,7 @@ pub struct PlayArgs {
     )]
     pub endgame: Endgame,
     /// End after N combinations; the result is by cards held.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_turns, allow_negative_numbers = true)]
     pub turns: Option<u32>,
     /// The seed of the shuffle and the bots' timing [default: from the clock].
     #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use prime_solve::analysis::analyze;
 use prime_solve::report::{check_file, crib, pdf, write_file};
 
-use super::args::{CribArgs, PaperArg};
+use super::args::{CribArgs, CribFormat, PaperArg};
 use super::{Spinner, Verdict, say};
 
 pub fn run(args: &CribArgs) -> Result<Verdict> {
@@ -15,12 +15,13 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let is_pdf = match ext.as_deref() {
-        Some("pdf") => true,
-        Some("svg") => false,
+    let is_pdf = match (args.format, ext.as_deref()) {
+        (Some(format), _) => format == CribFormat::Pdf,
+        (None, Some("pdf")) => true,
+        (None, Some("svg")) => false,
         _ => bail!(
-            "cannot tell the format of {}: end the file name in .pdf or .svg",
-            path.display()
+            "cannot tell the format of {}: end the file name in .pdf or .svg, or give --format",
+            prime_solve::echo::echo(&path.display().to_string())
         ),
     };
     let paper = match args.paper {

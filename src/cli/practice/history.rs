@@ -190,6 +190,14 @@ pub fn stats(path: &Path) -> Result<String> {
         let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
         let field = |k: usize| row.get(k).unwrap_or("");
         let (hand, rules, verdict) = (field(2), field(3), field(5));
+        if !matches!(verdict, "valid" | "invalid" | "pass") {
+            bail!(
+                "{}: row {}: `{}` is not a verdict: valid, invalid or pass",
+                path.display(),
+                i + 2,
+                verdict
+            );
+        }
         let Some(secs) = field(6)
             .parse::<f64>()
             .ok()
