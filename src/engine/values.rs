@@ -619,16 +619,21 @@ fn dense_pairs<const SAME: bool, T: Element>(
     bits: &mut [u64; WORDS],
     small: &mut Vec<i64>,
 ) {
-    each_result::<SAME, true, T>(x, y, |v: i64| {
-        let at = bit_of(v);
-        // Masked, though `at` is in range: no bounds check in the loop.
-        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
-        let w = bits[word];
-        if w & bit == 0 {
-            bits[word] = w | bit;
-            small.push(v);
-        }
-    });
+    each_result::<SAME, true, T>(x, y, |v: i64| mark(bits, small, v));
+}
+
+/// Sets `v`'s bit, listing `v` in `small` if it is new; `v` lies within
+/// ±SMALL and `small` has room (`Distinct::reserve`).
+#[inline(always)]
+fn mark(bits: &mut [u64; WORDS], small: &mut Vec<i64>, v: i64) {
+    let at = bit_of(v);
+    // Masked, though `at` is in range: no bounds check in the loop.
+    let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
+    let w = bits[word];
+    if w & bit == 0 {
+        bits[word] = w | bit;
+        small.push(v);
+    }
 }
 
 /// One value of a side by magnitude: its size `m` (below 2^23) and
@@ -693,16 +698,7 @@ fn magnitude_pairs<const SAME: bool>(
     bits: &mut [u64; WORDS],
     small: &mut Vec<i64>,
 ) {
-    let mut put = |v: i64| {
-        let at = bit_of(v);
-        // Masked, though `at` is in range: no bounds check in the loop.
-        let (word, bit) = ((at / 64) & (WORDS - 1), 1u64 << (at % 64));
-        let w = bits[word];
-        if w & bit == 0 {
-            bits[word] = w | bit;
-            small.push(v);
-        }
-    };
+    let mut put = |v: i64| mark(bits, small, v);
     for (i, &mx) in x.iter().enumerate() {
         let p = mx.size();
         let from = if SAME { i } else { 0 };
