@@ -391,10 +391,12 @@ fn a_call_book_too_large_is_refused_in_seconds() {
 fn games_whose_records_cannot_fit_are_refused_before_they_are_played() {
     // Aborted with `memory allocation of 560000000 bytes failed` before the
     // records were charged.
-    let out = under_ulimit(300_000, "simulate -q --games 10000000");
+    // One thread: on a machine of many cores their 16 MiB each alone
+    // would pass this limit first.
+    let out = under_ulimit(300_000, "simulate -q -j1 --games 10000000");
     refused(&out, "records of 10,000,000 games");
     assert!(String::from_utf8_lossy(&out.stderr).contains("play fewer --games"));
-    let out = under_ulimit(300_000, "advise -q --games 10000000");
+    let out = under_ulimit(300_000, "advise -q -j1 --games 10000000");
     refused(&out, "records of 10,000,000 games");
     fails_with(
         prime_solve().args([
@@ -433,14 +435,17 @@ fn a_history_too_large_to_sum_up_is_refused() {
 
 #[test]
 fn files_that_never_end_are_not_read_whole() {
-    // /dev/zero was read until memory ran out.
-    fails_with(
-        prime_solve().args(["simulate", "-q", "--games", "5", "--models", "/dev/zero"]),
+    // /dev/zero was read until memory ran out (here, under a ulimit, so
+    // that a regression fails the test rather than fill the machine).
+    let out = under_ulimit(1_000_000, "simulate -q -j1 --games 5 --models /dev/zero");
+    refused(
+        &out,
         "cannot read the models file /dev/zero: it is longer than 1.0 MiB",
     );
     for command in ["play", "practice"] {
-        fails_with(
-            prime_solve().args([command, "--script", "/dev/zero"]),
+        let out = under_ulimit(1_000_000, &format!("{command} --script /dev/zero"));
+        refused(
+            &out,
             "cannot read the script /dev/zero: it is longer than 16 MiB",
         );
     }
@@ -461,6 +466,12 @@ fn worker_threads_past_the_limit_are_refused_before_any_starts() {
             "RAYON_NUM_THREADS=100000 asks for more worker threads than the 256 allowed",
         );
     }
+    // --threads, where given, is obeyed instead.
+    prime_solve()
+        .env("RAYON_NUM_THREADS", "100000")
+        .args(["simulate", "-q", "--games", "5", "-j1"])
+        .assert()
+        .success();
     fails_with(
         prime_solve().env("RAYON_NUM_THREADS", "200").args([
             "simulate",

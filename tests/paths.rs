@@ -530,7 +530,11 @@ fn output_paths_are_checked_before_the_work() {
     // path is named first, so it is checked before anything is worked out
     // (a sweep of hours used to end in "the folder does not exist").
     let small = ["--memory-limit", "1K"];
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["crib", "--out", "/nonexistent/c.pdf"],
+            "cannot write the crib: the folder /nonexistent does not exist",
+        ),
         (
             &["analyze", "-q", "--cards", "4", "-o", "/nonexistent/x/y"],
             "cannot write reports: the folder /nonexistent/x does not exist",

@@ -98,8 +98,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     };
     let budget = prime_solve::engine::Budget::process();
     let _reports = budget.charge(held.saturating_add(text)).map_err(|_| {
-        let (needed, limit) =
-            prime_solve::engine::apart(budget.used().saturating_add(held + text), budget.limit());
+        let (needed, limit) = prime_solve::engine::apart(
+            budget.used().saturating_add(held.saturating_add(text)),
+            budget.limit(),
+        );
         anyhow::anyhow!(
             "not enough memory to write the reports: about {needed} with the results, more than \
              the limit of {limit}; {}raise --memory-limit",

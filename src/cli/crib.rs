@@ -16,6 +16,10 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     let is_pdf = match (args.format, ext.as_deref()) {
+        (Some(CribFormat::Pdf), Some("svg")) | (Some(CribFormat::Svg), Some("pdf")) => bail!(
+            "--format and the file name {} disagree: give one or the other",
+            prime_solve::echo::echo(&path.display().to_string())
+        ),
         (Some(format), _) => format == CribFormat::Pdf,
         (None, Some("pdf")) => true,
         (None, Some("svg")) => false,

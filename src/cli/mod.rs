@@ -45,6 +45,17 @@ impl Command {
             | Command::Man(_) => None,
         }
     }
+
+    /// `--threads`, for the commands that take it, if given: the pool is
+    /// then built with that many, whatever `RAYON_NUM_THREADS` says.
+    fn threads(&self) -> Option<u16> {
+        match self {
+            Command::Analyze(a) => a.work.threads,
+            Command::Simulate(a) => a.work.threads,
+            Command::Advise(a) => a.work.threads,
+            _ => None,
+        }
+    }
 }
 
 /// What a command concluded: the exit codes 0 and 1 of docs/rules.md §8.
@@ -66,7 +77,9 @@ pub fn run() -> ExitCode {
     if let Some(limit) = cli.command.memory().and_then(|m| m.memory_limit) {
         Budget::process().set_limit(limit);
     }
-    if let Err(err) = env_threads() {
+    if cli.command.threads().is_none()
+        && let Err(err) = env_threads()
+    {
         say(&format!("prime-solve: {err}"));
         return ExitCode::from(2);
     }
@@ -296,7 +309,12 @@ impl Pool {
 /// for, else one per core); each worker's stack and scratch memory
 /// ([`PER_THREAD`]) is charged to the budget before any is started.
 pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
-    let (count, asked) = match (threads, env_threads()?) {
+    let from_env = if threads.is_some() {
+        None
+    } else {
+        env_threads()?
+    };
+    let (count, asked) = match (threads, from_env) {
         (Some(n), _) => (u64::from(n), "use fewer --threads or raise --memory-limit"),
         (None, Some(n)) => (
             n,
@@ -304,7 +322,7 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
         ),
         (None, None) => (
             std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
-            "give fewer --threads or raise --memory-limit",
+            "give --threads N (fewer) or raise --memory-limit",
         ),
     };
     let budget = Budget::process();
@@ -347,7 +365,7 @@ fn env_threads() -> anyhow::Result<Option<u64>> {
     {
         anyhow::bail!(
             "RAYON_NUM_THREADS={n} asks for more worker threads than the {} allowed; lower it \
-             or give --threads",
+             (or give --threads, where a command takes it)",
             args::MAX_THREADS
         );
     }

@@ -80,14 +80,15 @@ impl Budget {
         let limit = self.limit();
         let mut used = self.used.load(Ordering::Relaxed);
         loop {
-            let after = used.saturating_add(bytes);
-            if after > limit {
+            // Past 2^64 − 1 is past any limit too (a limit of 2^64 − 1
+            // must not let a sum that wraps through).
+            let Some(after) = used.checked_add(bytes).filter(|&a| a <= limit) else {
                 return Err(SolveError::Memory {
-                    needed: after,
+                    needed: used.saturating_add(bytes),
                     limit,
                     estimated: false,
                 });
-            }
+            };
             match self
                 .used
                 .compare_exchange_weak(used, after, Ordering::Relaxed, Ordering::Relaxed)
@@ -318,9 +319,10 @@ pub fn apart(a: u64, b: u64) -> (String, String) {
     (write(x, decimals), write(y, decimals))
 }
 
-/// Reads a size: a number of bytes with an optional unit K, M, G, T
+/// Reads a size: a number of bytes with an optional unit K, M, G, T, P, E
 /// (powers of 1024, an optional `B` or `iB` after it), e.g. `4G`, `512M`,
-/// `1.5GiB`, `2000000`.
+/// `1.5GiB`, `2000000`; a whole number of bytes is read exactly, up to
+/// 2^64 − 1.
 ///
 /// # Errors
 /// A message saying what to write instead, for anything else.

@@ -438,8 +438,14 @@ fn by_magnitude(
     if !within(values.first()) || !within(values.last()) {
         return Ok(None);
     }
-    let charge = budget.charge((values.len() * size_of::<Magnitude>()) as u64)?;
-    let mut out = room(values.len(), budget)?;
+    // Only a speed-up: where the budget cannot spare it, the pairs are
+    // taken by sign.
+    let Ok(charge) = budget.charge((values.len() * size_of::<Magnitude>()) as u64) else {
+        return Ok(None);
+    };
+    let Ok(mut out) = room(values.len(), budget) else {
+        return Ok(None);
+    };
     Ok(magnitudes(values, &mut out).then_some((out, charge)))
 }
 
@@ -478,7 +484,7 @@ fn pairs<T: Element>(
             // By magnitude where both sides allow it (every negative value
             // the negation of a value the side also holds, as + − × ÷
             // always leave them): a quarter of the pairs or fewer.
-            if !out.by_magnitude(x, y, same, magnitudes)? {
+            if !out.by_magnitude(same, magnitudes) {
                 let (bits, small) = out.dense(most).expect("checked above");
                 if same {
                     dense_pairs::<true, T>(x, y, bits, small);
@@ -787,8 +793,6 @@ struct Distinct {
     bits: Option<Box<[u64; WORDS]>>,
     /// The radix sort's second buffer.
     spare: Vec<i64>,
-    /// The two sides of a split by magnitude ([`magnitudes`]).
-    magnitudes: [Vec<Magnitude>; 2],
     /// Those values, in the order first offered.
     small: Vec<i64>,
     /// The others that fit 64 bits (8-byte keys: half the memory of
@@ -824,7 +828,6 @@ impl Distinct {
         Ok(Distinct {
             bits,
             spare: Vec::new(),
-            magnitudes: [Vec::new(), Vec::new()],
             small: Vec::new(),
             large: FlatSet::new(budget),
             pending: [0; PENDING],
@@ -908,41 +911,21 @@ impl Distinct {
     }
 
     /// The pairs of a split whose results all go to the bitmap
-    /// ([`Distinct::dense`]), by magnitude ([`magnitude_pairs`]), when
-    /// both sides allow it; `false`, with nothing offered, when one does
-    /// not.
-    fn by_magnitude<T: Element>(
-        &mut self,
-        x: &[T],
-        y: &[T],
-        same: bool,
-        known: [Option<&[Magnitude]>; 2],
-    ) -> Result<bool, SolveError> {
-        let [mx, my] = &mut self.magnitudes;
-        for ((side, values), known) in [(&mut *mx, x), (&mut *my, y)].into_iter().zip(known) {
-            if known.is_some() {
-                continue;
-            }
-            if side.capacity() < values.len() {
-                let bytes = ((values.len() - side.capacity()) * size_of::<Magnitude>()) as u64;
-                let grown = self.budget.charge(bytes)?;
-                side.clear();
-                side.try_reserve_exact(values.len())
-                    .map_err(|_| self.budget.refusal(bytes))?;
-                self.charge.absorb(grown);
-            }
-            if !magnitudes(values, side) {
-                return Ok(false);
-            }
-        }
-        let (mx, my) = (known[0].unwrap_or(mx), known[1].unwrap_or(my));
+    /// ([`Distinct::dense`]), by magnitude ([`magnitude_pairs`]), where
+    /// both sides are known so (every side of a split is a kept sub-hand's
+    /// set, whose magnitudes are worked out once, when it is kept);
+    /// `false`, with nothing offered, when one is not.
+    fn by_magnitude(&mut self, same: bool, known: [Option<&[Magnitude]>; 2]) -> bool {
+        let [Some(mx), Some(my)] = known else {
+            return false;
+        };
         let bits = self.bits.as_deref_mut().expect("dense");
         if same {
             magnitude_pairs::<true>(mx, my, bits, &mut self.small);
         } else {
             magnitude_pairs::<false>(mx, my, bits, &mut self.small);
         }
-        Ok(true)
+        true
     }
 
     #[inline(always)]
@@ -1160,6 +1143,16 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), small.len(), "each value once");
         sorted
+    }
+
+    #[test]
+    fn kept_sets_carry_their_magnitudes() {
+        // Else every split would be taken by sign: the same values, slower.
+        let solver = Solver::new(crate::Rules::default()).unwrap();
+        let mut sets = solver.value_sets().unwrap();
+        sets.values(Hand::from_values(&[1, 2, 3, 4, 5, 6])).unwrap();
+        assert_eq!(sets.sets.len(), 62);
+        assert!(sets.sets.values().all(|s| s.magnitudes.is_some()));
     }
 
     #[test]

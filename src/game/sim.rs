@@ -122,14 +122,16 @@ pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record
     Ok(records)
 }
 
-/// Bytes a game's record takes, with what a summary works out from it (its
-/// turns and rebuilds, sorted, and a bootstrap's resample).
+/// Bytes a game's record takes, and a margin the size of what a summary
+/// later works out from it (its turns and rebuilds, sorted, and a
+/// bootstrap's resample).
 const RECORD_BYTES: u64 = size_of::<Record>() as u64 + 64;
 
 /// Room for the records of `games` games, each played `runs` ways: charged
 /// to the process's budget and tried on the allocator before any game is
 /// played, so that `--games 10000000` under a small limit is a refusal,
-/// not an abort.
+/// not an abort. The charge is held while the games are played; the
+/// summary that follows is not charged, which the margin stands for.
 ///
 /// # Errors
 /// [`SimError::Records`] when they would pass the limit or the machine.

@@ -298,17 +298,14 @@ fn stage_folder<'a>(
     for (rel, contents) in files {
         let path = staged.join(rel);
         let parent = parent_of(&path);
-        fs::create_dir_all(&parent).map_err(|e| at(&parent, e))?;
-        create_file(&path, contents)?;
+        // Named by where the file goes, not the hidden folder it is made in.
+        fs::create_dir_all(&parent).map_err(|e| beside(&place.join(rel), e))?;
+        write_new(&path, contents).map_err(|e| beside(&place.join(rel), e))?;
     }
     Ok(Step::Swap {
         staged,
         target: place.to_path_buf(),
     })
-}
-
-fn create_file(path: &Path, contents: &[u8]) -> io::Result<()> {
-    write_new(path, contents).map_err(|e| at(path, e))
 }
 
 /// Creates `path`, which must not exist, holding `contents`.

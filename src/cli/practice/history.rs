@@ -179,8 +179,9 @@ pub fn stats(path: &Path) -> Result<String> {
         held.absorb(charge);
         Ok(())
     };
-    // An entry of a map: its key's text and the map's own bytes.
-    const ENTRY: usize = 96;
+    // An entry of a map beside its key's text: the node, the string's
+    // header and the allocator's rounding, generously.
+    const ENTRY: usize = 160;
     let mut total = 0usize;
     let mut correct = 0usize;
     let mut times: Vec<u64> = Vec::new();
@@ -267,7 +268,9 @@ pub fn stats(path: &Path) -> Result<String> {
             .collect();
         out.push_str(&format!("  missed most: {}\n", shown.join(", ")));
     }
-    // The history's fields and path are the user's text: escaped, line by line.
+    // The history's fields and path are the user's text: escaped, line by
+    // line (a second copy, up to four bytes a byte where escaped).
+    hold(out.len() * 5)?;
     Ok(out.lines().map(|l| echo(l) + "\n").collect())
 }
 
