@@ -318,7 +318,7 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
         (Some(n), _) => (u64::from(n), "use fewer --threads or raise --memory-limit"),
         (None, Some(n)) => (
             n,
-            "lower RAYON_NUM_THREADS, give fewer --threads or raise --memory-limit",
+            "lower RAYON_NUM_THREADS, give --threads N or raise --memory-limit",
         ),
         (None, None) => (
             std::thread::available_parallelism().map_or(1, |n| n.get() as u64),

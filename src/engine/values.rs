@@ -306,7 +306,7 @@ impl ValueSets<'_> {
             }
             for &h in &missing[at..at + count] {
                 let mut set = self.work_out(h)?;
-                set.magnitudes = by_magnitude(&set.values, self.build.budget)?;
+                set.magnitudes = by_magnitude(&set.values, self.build.budget);
                 self.sizes[h.len()].0 += set.values.len();
                 self.sizes[h.len()].1 += 1;
                 map_room(&mut self.sets, &mut self.sets_charge, self.build.budget, 1)?;
@@ -427,26 +427,21 @@ impl ValueSets<'_> {
 /// A kept set's values by magnitude ([`magnitudes`]), charged, where
 /// pairs with it can go to the bitmap (every value within ±SMALL) and it
 /// allows them: a sub-hand is met again and again.
-fn by_magnitude(
-    values: &Values,
-    budget: &Arc<Budget>,
-) -> Result<Option<(Vec<Magnitude>, Charge)>, SolveError> {
+/// Only a speed-up: where the budget cannot spare it, the pairs are taken
+/// by sign.
+fn by_magnitude(values: &Values, budget: &Arc<Budget>) -> Option<(Vec<Magnitude>, Charge)> {
     let Values::Narrow(values) = values else {
-        return Ok(None);
+        return None;
     };
     let within = |v: Option<&i64>| v.is_none_or(|v| (-SMALL..SMALL).contains(v));
     if !within(values.first()) || !within(values.last()) {
-        return Ok(None);
+        return None;
     }
-    // Only a speed-up: where the budget cannot spare it, the pairs are
-    // taken by sign.
-    let Ok(charge) = budget.charge((values.len() * size_of::<Magnitude>()) as u64) else {
-        return Ok(None);
-    };
-    let Ok(mut out) = room(values.len(), budget) else {
-        return Ok(None);
-    };
-    Ok(magnitudes(values, &mut out).then_some((out, charge)))
+    let charge = budget
+        .charge((values.len() * size_of::<Magnitude>()) as u64)
+        .ok()?;
+    let mut out = room(values.len(), budget).ok()?;
+    magnitudes(values, &mut out).then_some((out, charge))
 }
 
 /// Every `a op b` of one split, as the full table's `split_all` tries
@@ -483,7 +478,7 @@ fn pairs<T: Element>(
         } else if out.dense(most).is_some() {
             // By magnitude where both sides allow it (every negative value
             // the negation of a value the side also holds, as + − × ÷
-            // always leave them): a quarter of the pairs or fewer.
+            // always leave them): up to four times fewer pairs.
             if !out.by_magnitude(same, magnitudes) {
                 let (bits, small) = out.dense(most).expect("checked above");
                 if same {
