@@ -121,14 +121,7 @@ fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
 /// # Errors
 /// What [`write_file`] would fail with first.
 pub fn check_file(path: &Path) -> io::Result<()> {
-    match resolve(path)? {
-        Target::Folder(p) => Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            format!("{} is a folder", p.display()),
-        )),
-        Target::New(p) => parent_must_exist(&p),
-        Target::Regular(_) | Target::Direct(_) => Ok(()),
-    }
+    file_target(path).map(|_| ())
 }
 
 /// Whether [`write_files`] could write under `dir`, asked before a long
@@ -138,9 +131,28 @@ pub fn check_file(path: &Path) -> io::Result<()> {
 /// # Errors
 /// What [`write_files`] would fail with first.
 pub fn check_folder(dir: &Path) -> io::Result<()> {
+    folder_target(dir).map(|_| ())
+}
+
+/// What a file written to `path` goes to: a regular file, a device or FIFO,
+/// or a new file in a folder that exists; else the error.
+fn file_target(path: &Path) -> io::Result<Target> {
+    match resolve(path)? {
+        Target::Folder(p) => Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is a folder", p.display()),
+        )),
+        Target::New(p) => parent_must_exist(&p).map(|()| Target::New(p)),
+        target => Ok(target),
+    }
+}
+
+/// What a folder of reports at `dir` goes to: a folder, or a new one in a
+/// folder that exists; else the error.
+fn folder_target(dir: &Path) -> io::Result<Target> {
     match resolve(dir)? {
-        Target::Folder(_) => Ok(()),
-        Target::New(p) => parent_must_exist(&p),
+        Target::New(p) => parent_must_exist(&p).map(|()| Target::New(p)),
+        target @ Target::Folder(_) => Ok(target),
         _ => Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!("{} is in the way: it is not a folder", dir.display()),
@@ -163,21 +175,14 @@ fn parent_must_exist(path: &Path) -> io::Result<()> {
 
 /// `dir` as a folder that exists, and whether this call created it.
 fn ensure_folder(dir: &Path) -> io::Result<(PathBuf, bool)> {
-    match resolve(dir)? {
-        Target::Folder(p) => Ok((p, false)),
-        Target::New(p) => {
-            parent_must_exist(&p)?;
-            match fs::create_dir(&p) {
-                Ok(()) => Ok((p, true)),
-                // Another run created it meanwhile: that is no error.
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && p.is_dir() => Ok((p, false)),
-                Err(e) => Err(at(&p, e)),
-            }
-        }
-        _ => Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            format!("{} is in the way: it is not a folder", dir.display()),
-        )),
+    match folder_target(dir)? {
+        Target::New(p) => match fs::create_dir(&p) {
+            Ok(()) => Ok((p, true)),
+            // Another run created it meanwhile: that is no error.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && p.is_dir() => Ok((p, false)),
+            Err(e) => Err(at(&p, e)),
+        },
+        Target::Folder(p) | Target::Regular(p) | Target::Direct(p) => Ok((p, false)),
     }
 }
 
@@ -257,19 +262,9 @@ enum Step<'a> {
 }
 
 fn prepare<'a>(path: &Path, contents: &'a [u8], call: &WriteRun) -> io::Result<Step<'a>> {
-    let target = match resolve(path)? {
+    let target = match file_target(path)? {
         Target::Direct(target) => return Ok(Step::Direct { target, contents }),
-        Target::Folder(p) => {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!("{} is a folder", p.display()),
-            ));
-        }
-        Target::Regular(p) => p,
-        Target::New(p) => {
-            parent_must_exist(&p)?;
-            p
-        }
+        Target::Regular(p) | Target::New(p) | Target::Folder(p) => p,
     };
     let temp = temp_name(&target, "tmp", call.0)?;
     let mut pending = lock();
