@@ -552,7 +552,16 @@ fn solve(
     if members.is_empty() {
         return Ok(Vec::new());
     }
-    let solution = solver.solve_primes(hand)?;
+    // Under a ceiling the reports need two witnesses a rule set: its
+    // highest prime's and its quickest's.
+    let ceilings: Option<Vec<u64>> = members
+        .iter()
+        .map(|(m, _)| m.rules.max_prime.filter(|_| m.screen.is_none()))
+        .collect();
+    let solution = match &ceilings {
+        Some(ceilings) => solver.census(hand, ceilings)?,
+        None => solver.solve_primes(hand)?,
+    };
     let found = solution.primes();
     // From five cards on, a rule set with a ceiling does not report them,
     // whichever search its group shares (`HandResult::pruned`).

@@ -428,6 +428,99 @@ fn prime_searches_agree_on_every_four_card_hand() {
 /// prime) against the full tables: the same primes, witnesses and costs,
 /// for every hand of `hands` under every combination of the house rules
 /// that the restricted search takes (a ceiling; functions nested once).
+/// A census (`Solver::census`) against `solve_primes`, under `rules` and
+/// each of `ceilings`: the same primes and pruned count, the same highest
+/// prime within each ceiling and the same quickest, each with the same
+/// witness and cost. With and without pruned counts (the restricted
+/// search from five cards on), half the hands prepared.
+fn assert_census_agrees(rules: Rules, ceilings: &[u64], hands: &[Hand]) {
+    for counted in [true, false] {
+        let plain = Solver::new(rules).unwrap();
+        let mut solver = if counted {
+            plain
+        } else {
+            plain.without_pruned_counts()
+        };
+        let (prepared, fresh) = hands.split_at(hands.len() / 2);
+        solver.prepare(prepared).unwrap();
+        let name = rules.name();
+        for &h in prepared.iter().chain(fresh) {
+            let all = solver.solve_primes(h).unwrap();
+            let census = solver.census(h, ceilings).unwrap();
+            let primes = all.primes();
+            assert_eq!(census.primes(), primes, "{h} under {name}");
+            assert_eq!(census.pruned(), all.pruned(), "{h} under {name}");
+            for &c in ceilings {
+                let within: Vec<i128> = primes
+                    .iter()
+                    .copied()
+                    .filter(|&p| p <= i128::from(c))
+                    .collect();
+                let quick = all.quickest(&within);
+                assert_eq!(census.quickest(&within), quick, "{h} within {c}, {name}");
+                for p in within.last().copied().into_iter().chain(quick) {
+                    assert_eq!(census.witness(p), all.witness(p), "{h}: {p}, {name}");
+                    assert_eq!(census.cost(p), all.cost(p), "{h}: {p}, {name}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_census_agrees_with_every_witness() {
+    let step = |k: usize, n: usize| -> Vec<Hand> {
+        let every = if cfg!(debug_assertions) { n * 5 } else { n };
+        all_hands(Faces::Rank, k)
+            .into_iter()
+            .step_by(every)
+            .collect()
+    };
+    let mut hands = step(3, 1);
+    hands.extend(step(4, 3));
+    hands.extend(step(5, 31));
+    hands.extend(step(6, 211));
+    let rank = Rules {
+        faces: Faces::Rank,
+        ..Rules::default()
+    };
+    for (rules, ceilings) in [
+        (rank, vec![97]),
+        (rank, vec![13, 50, 97]),
+        (
+            Rules {
+                juxtapose: true,
+                ..rank
+            },
+            vec![97, 31],
+        ),
+        (
+            Rules {
+                max_prime: Some(1000),
+                ..rank
+            },
+            vec![1000, 97],
+        ),
+    ] {
+        assert_census_agrees(rules, &ceilings, &hands);
+    }
+    // Where the targeted search does not apply, a census is the search
+    // for every prime.
+    let hands = step(4, 37);
+    for rules in [
+        Rules {
+            powers: true,
+            ..rank
+        },
+        Rules {
+            functions: Functions::TRI,
+            ..rank
+        },
+    ] {
+        assert_census_agrees(rules, &[13, 97], &hands);
+    }
+}
+
 fn assert_restricted_search_agrees(hands: &[Hand], max_prime: u64) {
     assert_restricted_search_agrees_under(
         hands,

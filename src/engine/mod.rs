@@ -607,7 +607,7 @@ impl Solver {
     /// [`SolveError::Memory`] when the tables would pass the budget, and
     /// [`SolveError::TooLarge`] past the value limit.
     pub fn solve(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
-        self.solve_with(hand, false)
+        self.solve_with(hand, Want::All)
     }
 
     /// The primes `hand` reaches, with the same witnesses as [`Solver::solve`],
@@ -627,15 +627,52 @@ impl Solver {
     /// # Errors
     /// As [`Solver::solve`].
     pub fn solve_primes(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
-        self.solve_with(hand, true)
+        self.solve_with(hand, Want::Primes)
     }
 
-    fn solve_with(&self, hand: Hand, primes_only: bool) -> Result<Solution<'_>, SolveError> {
+    /// What a sweep reports of `hand` under each ceiling of `ceilings`
+    /// (each at most the rules' own): every prime it reaches, as
+    /// [`Solver::solve_primes`] gives them, but witnesses only for the
+    /// highest prime within each ceiling and for the quickest
+    /// ([`Solution::quickest`] of the primes within it), which takes far
+    /// less work than every prime's witness. Where the targeted search
+    /// does not apply (functions, powers, no ceiling) it is
+    /// [`Solver::solve_primes`].
+    ///
+    /// ```
+    /// use prime_solve::{Hand, Rules, Solver};
+    ///
+    /// let solver = Solver::new(Rules::default())?;
+    /// let hand = Hand::from_values(&[3, 5, 7, 9]);
+    /// let (census, all) = (solver.census(hand, &[97])?, solver.solve_primes(hand)?);
+    /// let primes = all.primes();
+    /// assert_eq!(census.primes(), primes);
+    /// let (high, quick) = (*primes.last().unwrap(), all.quickest(&primes).unwrap());
+    /// assert_eq!(census.quickest(&primes), Some(quick));
+    /// for p in [high, quick] {
+    ///     assert_eq!(census.witness(p), all.witness(p));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
+    pub fn census(&self, hand: Hand, ceilings: &[u64]) -> Result<Solution<'_>, SolveError> {
+        debug_assert!(
+            ceilings
+                .iter()
+                .all(|&c| self.rules.max_prime.is_some_and(|m| c <= m))
+        );
+        self.solve_with(hand, Want::Census(ceilings))
+    }
+
+    fn solve_with(&self, hand: Hand, want: Want<'_>) -> Result<Solution<'_>, SolveError> {
+        let primes_only = want != Want::All;
         if primes_only
             && self.restricts(hand.len())
             && let Some(search) = &self.search
         {
-            return self.solve_restricted(hand, search, self.depth(hand.len())?);
+            return self.solve_restricted(hand, search, self.depth(hand.len())?, want);
         }
         let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
         let mut missing: Vec<Hand> = hand
@@ -659,13 +696,19 @@ impl Solver {
         let rules = self.rules;
         // Only primes wanted: the targeted search (+ − × ÷ and a small
         // ceiling), else the scan that keeps only primes; either may decline.
+        let mut reached = None;
         let fast = if primes_only {
             let targeted = match rules.max_prime {
-                Some(max) if max <= TARGETED_MAX_PRIME => build.targeted_primes(hand, get, max)?,
+                Some(max) if max <= TARGETED_MAX_PRIME => {
+                    Self::targeted_top(&build, hand, get, max, want)?
+                }
                 _ => None,
             };
             match targeted {
-                Some(table) => Some(table),
+                Some((table, r)) => {
+                    reached = r;
+                    Some(table)
+                }
                 None => build.scan_primes(
                     hand,
                     get,
@@ -690,6 +733,25 @@ impl Solver {
             complete,
             // A full table counts them whatever was asked.
             counted: self.count_pruned || complete,
+            reached,
+        })
+    }
+
+    /// The targeted search at the top of `hand` for what `want` asks
+    /// (primes up to `max`, or a census), with the primes a census
+    /// reached; `None` where it does not apply.
+    fn targeted_top<'t>(
+        build: &Build<'_>,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        max: u64,
+        want: Want<'_>,
+    ) -> Result<Option<FoundTop>, SolveError> {
+        Ok(match want {
+            Want::Census(ceilings) => build
+                .targeted_census(hand, get, ceilings)?
+                .map(|(reached, table)| (table, Some(reached))),
+            Want::Primes | Want::All => build.targeted_primes(hand, get, max)?.map(|t| (t, None)),
         })
     }
 
@@ -731,6 +793,7 @@ impl Solver {
         hand: Hand,
         search: &targets::Search,
         depth: usize,
+        want: Want<'_>,
     ) -> Result<Solution<'_>, SolveError> {
         let k = hand.len();
         let subs = hand.proper_sub_hands();
@@ -779,12 +842,17 @@ impl Solver {
         let get = |s| self.sub_table(k, depth, &local, s);
         // Under + − × ÷ alone the targeted search over primes is quicker.
         let targeted = match self.rules.max_prime {
-            Some(max) if self.functions.is_empty() => build.targeted_primes(hand, get, max)?,
+            Some(max) if self.functions.is_empty() => {
+                Self::targeted_top(&build, hand, get, max, want)?
+            }
             _ => None,
         };
-        let top = match targeted {
-            Some(top) => top,
-            None => build.restricted(hand, get, &search.top, &search.top_below)?,
+        let (top, reached) = match targeted {
+            Some(found) => found,
+            None => (
+                build.restricted(hand, get, &search.top, &search.top_below)?,
+                None,
+            ),
         };
         local.insert(hand, top);
         Ok(Solution {
@@ -794,6 +862,7 @@ impl Solver {
             depth,
             complete: false,
             counted: self.never_prunes(),
+            reached,
         })
     }
 }
@@ -817,6 +886,22 @@ fn mean_len<'t, 'h>(
     (n > 0).then(|| sum / f64::from(n))
 }
 
+/// A hand's top table from a targeted search, with the primes a census
+/// reached (`None`: the table's own values).
+type FoundTop = (Table, Option<Vec<Value>>);
+
+/// What a solve is asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want<'c> {
+    /// Every value ([`Solver::solve`]).
+    All,
+    /// The primes, each with its witness ([`Solver::solve_primes`]).
+    Primes,
+    /// The primes, with witnesses for the highest and the quickest within
+    /// each of these ceilings ([`Solver::census`]).
+    Census(&'c [u64]),
+}
+
 /// Everything a hand reaches, with witnesses on demand.
 pub struct Solution<'a> {
     hand: Hand,
@@ -828,6 +913,9 @@ pub struct Solution<'a> {
     complete: bool,
     /// Whether the operations beyond the bound were counted.
     counted: bool,
+    /// Every prime reached, where a census ([`Solver::census`]) kept
+    /// witnesses for only some of them in the top table.
+    reached: Option<Vec<Value>>,
 }
 
 /// The most values one sub-hand's table may hold: its entries are indexed
@@ -874,8 +962,9 @@ impl Solution<'_> {
     /// Every prime the rules allow, ascending.
     pub fn primes(&self) -> Vec<Value> {
         let rules = &self.solver.rules;
-        self.top()
-            .values
+        self.reached
+            .as_deref()
+            .unwrap_or(&self.top().values)
             .iter()
             .copied()
             .filter(|&v| rules.allows_prime(v) && is_prime(v))
@@ -894,12 +983,14 @@ impl Solution<'_> {
 
     /// The quickest call among `primes`: the one whose witness is simplest,
     /// the smaller prime on a tie. What the reports, tables and the drill
-    /// all call the quickest call.
+    /// all call the quickest call. Primes without a witness here (not
+    /// reached, or passed over by a census) are skipped.
     pub fn quickest(&self, primes: &[Value]) -> Option<Value> {
         primes
             .iter()
-            .copied()
-            .min_by_key(|&p| (self.cost(p).unwrap_or_default(), p))
+            .filter_map(|&p| Some((self.cost(p)?, p)))
+            .min()
+            .map(|(_, p)| p)
     }
 
     /// How simple the simplest witness of `v` is.
@@ -908,7 +999,8 @@ impl Solution<'_> {
         top.find(v).map(|i| top.steps[i].cost)
     }
 
-    /// The simplest expression that makes `v`, if the hand reaches it.
+    /// The simplest expression that makes `v`, if the hand reaches it
+    /// (from a census, only for the primes it keeps witnesses for).
     pub fn witness(&self, v: Value) -> Option<Expr> {
         let i = self.top().find(v)?;
         Some(self.rebuild(self.hand, None, i))

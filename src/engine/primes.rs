@@ -3,10 +3,11 @@
 //! without building it.
 
 use std::collections::hash_map::Entry;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::budget::{Charge, map_room};
+use super::budget::{Budget, Charge, map_room};
 use super::seen::Seen;
 use super::table::{
     Best, Build, How, Layer, Operand, Order, Place, Split, Step, Table, binary_step, directions,
@@ -273,9 +274,7 @@ impl Build<'_> {
     /// positions of `Scan`).
     #[allow(
         clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_possible_wrap,
-        reason = "values are checked to fit 62 bits (`in_bound`), primes to lie in 2..=max, indexes below 2^24"
+        reason = "primes lie in 2..=max, at most 1000"
     )]
     pub fn targeted_primes<'t>(
         &self,
@@ -283,6 +282,96 @@ impl Build<'_> {
         get: impl Fn(Hand) -> &'t Table,
         max_prime: u64,
     ) -> Result<Option<Table>, SolveError> {
+        let Some(t) = self.targeted(hand, &get, max_prime)? else {
+            return Ok(None);
+        };
+        let primes = t.primes_up_to(t.max);
+        let (best, _) = t.search(&primes, Mode::Every, None);
+        let found = best
+            .into_iter()
+            .enumerate()
+            .filter_map(|(p, b)| b.map(|(_, step)| (p as Value, step)));
+        t.top(found, self.budget).map(Some)
+    }
+
+    /// A census of `hand` under each ceiling of `ceilings`: every prime up
+    /// to the highest ceiling that it reaches, and a top table that holds,
+    /// for each ceiling, only the highest prime within it and the quickest
+    /// (the one whose witness is simplest, the smaller on a tie), each with
+    /// the witness of the full table. What a sweep reports of a hand, for
+    /// far less work than every prime's witness: which primes are reached
+    /// is a search without costs that stops once all are found; the
+    /// highest prime's witness a search for that prime alone; and the
+    /// quickest a search whose bar is the cheapest way found so far, not
+    /// the costliest. `None` where [`Build::targeted_primes`] declines.
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_possible_wrap,
+        reason = "primes lie in 2..=max, at most 1000"
+    )]
+    pub fn targeted_census<'t>(
+        &self,
+        hand: Hand,
+        get: impl Fn(Hand) -> &'t Table,
+        ceilings: &[u64],
+    ) -> Result<Option<(Vec<Value>, Table)>, SolveError> {
+        let Some(&top) = ceilings.iter().max() else {
+            return Ok(None);
+        };
+        let Some(t) = self.targeted(hand, &get, top)? else {
+            return Ok(None);
+        };
+        let every = t.primes_up_to(t.max);
+        let (_, keys) = t.search(&every, Mode::Reach, None);
+        let reached: Vec<i64> = every
+            .into_iter()
+            .filter(|&p| keys[p as usize] == REACHED)
+            .collect();
+        let mut ceilings = ceilings.to_vec();
+        ceilings.sort_unstable();
+        ceilings.dedup();
+        let mut witnessed: Vec<(Value, Step)> = Vec::new();
+        for c in ceilings {
+            let within: Vec<i64> = reached.iter().copied().filter(|&p| p as u64 <= c).collect();
+            let Some(&high) = within.last() else {
+                continue;
+            };
+            let (best, _) = t.search(&[high], Mode::Every, None);
+            let seed = best[high as usize].expect("a reached prime has a way");
+            witnessed.push((high.into(), seed.1));
+            let (best, keys) = t.search(&within, Mode::Least, Some((high, seed)));
+            let quickest = within
+                .iter()
+                .copied()
+                .filter(|&p| best[p as usize].is_some())
+                .min_by_key(|&p| (keys[p as usize], p))
+                .expect("the highest prime at least");
+            let (_, step) = best[quickest as usize].expect("found");
+            witnessed.push((quickest.into(), step));
+        }
+        witnessed.sort_unstable_by_key(|&(p, _)| p);
+        witnessed.dedup_by_key(|&mut (p, _)| p);
+        let table = t.top(witnessed.into_iter(), self.budget)?;
+        Ok(Some((
+            reached.into_iter().map(Value::from).collect(),
+            table,
+        )))
+    }
+
+    /// What every targeted search of `hand` needs, worked out once: each
+    /// split's sides in 64-bit values with their cost keys, and the
+    /// juxtapositions. `None` where the targeted search does not apply.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "values are checked to fit 62 bits (`in_bound`)"
+    )]
+    fn targeted<'t>(
+        &self,
+        hand: Hand,
+        get: &impl Fn(Hand) -> &'t Table,
+        max_prime: u64,
+    ) -> Result<Option<Targeted<'t>>, SolveError> {
         if !self.functions.is_empty() || self.ops.iter().any(|op| op > &BinOp::Div) {
             return Ok(None);
         }
@@ -297,74 +386,50 @@ impl Build<'_> {
         let Ok(max) = i64::try_from(max_prime) else {
             return Ok(None);
         };
-        let wanted: Vec<bool> = (0..=max).map(|v| is_prime(v.into())).collect();
-        let mut best: Vec<Option<(Place, Step)>> = vec![None; wanted.len()];
-        let mut pruned = 0;
-        if self.juxtapose {
-            let (joins, p) = self.joins(&hand.values());
-            pruned = p;
-            for (n, (v, step)) in joins.into_iter().enumerate() {
-                if (0..=Value::from(max)).contains(&v) && wanted[v as usize] {
-                    let (slot, place) = (&mut best[v as usize], Place::join(n));
-                    if slot.is_none_or(|(p, b)| Order::new(&step, place) < Order::new(&b, p)) {
-                        *slot = Some((place, step));
-                    }
-                }
-            }
-        }
         debug_assert_eq!(self.ops, [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div]);
-        let mut best_keys: Vec<u64> = best
+        let (joins, pruned) = if self.juxtapose {
+            self.joins(&hand.values())
+        } else {
+            (Vec::new(), 0)
+        };
+        let copies: usize = splits
             .iter()
-            .map(|b| b.map_or(u64::MAX, |(_, step)| step.cost.key()))
+            .map(|s| get(s.x).merged.values.len() + get(s.y).merged.values.len())
+            .sum();
+        let charge = self.budget.charge((copies * 2 * size_of::<i64>()) as u64)?;
+        let keys = |t: &Layer| t.steps.iter().map(|s| s.cost.key()).collect();
+        let sides = splits
+            .iter()
+            .enumerate()
+            .map(|(k, split)| {
+                let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
+                let (xs, ys): (Vec<i64>, Vec<i64>) = (
+                    tx.values.iter().map(|&v| v as i64).collect(),
+                    ty.values.iter().map(|&v| v as i64).collect(),
+                );
+                // Walking costs a few range scans and two lookups per prime
+                // for each value of the shorter side; scanning pairs, one
+                // test per value of the longer side.
+                let (short, long) = (xs.len().min(ys.len()), xs.len().max(ys.len()));
+                Sides {
+                    split: *split,
+                    k: k + 1,
+                    tx,
+                    ty,
+                    kx: keys(tx),
+                    ky: keys(ty),
+                    xs,
+                    ys,
+                    walk: !split.same && short * 4 <= long,
+                }
+            })
             .collect();
-        let primes: Vec<i64> = (2..=max).filter(|&p| wanted[p as usize]).collect();
-        for (k, split) in splits.iter().enumerate() {
-            let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
-            let _copies = self
-                .budget
-                .charge(((tx.values.len() + ty.values.len()) * 2 * size_of::<i64>()) as u64)?;
-            let keys = |t: &Layer| t.steps.iter().map(|s| s.cost.key()).collect();
-            let mut scan = Scan {
-                split: *split,
-                k: k + 1,
-                tx,
-                ty,
-                xs: tx.values.iter().map(|&v| v as i64).collect(),
-                ys: ty.values.iter().map(|&v| v as i64).collect(),
-                kx: keys(tx),
-                ky: keys(ty),
-                max,
-                wanted: &wanted,
-                primes: &primes,
-                best: &mut best,
-                best_keys: &mut best_keys,
-            };
-            // Walking costs a few range scans and two lookups per prime for
-            // each value of the shorter side; scanning pairs, one test per
-            // value of the longer side.
-            let (short, long) = (
-                scan.xs.len().min(scan.ys.len()),
-                scan.xs.len().max(scan.ys.len()),
-            );
-            if !split.same && short * 4 <= long {
-                scan.walk();
-            } else {
-                scan.pairs();
-            }
-        }
-        let found = best.iter().flatten().count();
-        let (mut merged, charge) = Layer::with_capacity(found, self.budget)?;
-        for (p, found) in best.into_iter().enumerate() {
-            if let Some((_, step)) = found {
-                merged.values.push(p as Value);
-                merged.steps.push(step);
-            }
-        }
-        Ok(Some(Table {
-            merged,
-            levels: Vec::new(),
+        Ok(Some(Targeted {
+            sides,
+            joins,
             pruned,
-            charge,
+            max,
+            _charge: charge,
         }))
     }
 
@@ -430,11 +495,133 @@ fn exact_quotient(n: u64, d: u64) -> Option<u64> {
     (q * d == n).then_some(q)
 }
 
-/// The search for primes over one split of a hand (see `Build::targeted_primes`).
-/// Every candidate carries its place in the full table's enumeration order
-/// (split, x index, y index, operator, direction), so candidates found out
-/// of order still break ties as the full table does.
-struct Scan<'a> {
+/// What the targeted searches of one hand share ([`Build::targeted`]).
+struct Targeted<'t> {
+    sides: Vec<Sides<'t>>,
+    /// The juxtapositions, in the full table's order.
+    joins: Vec<(Value, Step)>,
+    /// The operations beyond the bound among the juxtapositions.
+    pruned: u64,
+    /// The highest prime wanted.
+    max: i64,
+    _charge: Charge,
+}
+
+/// The cost key [`Mode::Reach`] gives a prime once it is reached: below
+/// the floor of any candidate, so that every later one is turned away.
+const REACHED: u64 = 0;
+
+/// What a targeted search is after.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every wanted prime's witness: a candidate is worth working out while
+    /// it may beat the way its prime has.
+    Every,
+    /// The quickest wanted prime's witness (its cost least, the prime the
+    /// smaller on a tie): a candidate is worth working out only while it
+    /// may cost no more than the cheapest way found so far to any of them.
+    /// Only the winner's slot is then the full table's witness: the
+    /// others may hold a costlier way than their own best.
+    Least,
+    /// Which wanted primes are reached, at any cost: a prime's key becomes
+    /// [`REACHED`] at its first way, and no step is kept.
+    Reach,
+}
+
+#[allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "primes lie in 2..=max, at most 1000"
+)]
+impl Targeted<'_> {
+    /// The primes up to `max`.
+    fn primes_up_to(&self, max: i64) -> Vec<i64> {
+        (2..=max).filter(|&p| is_prime(p.into())).collect()
+    }
+
+    /// One search of every split for `primes` (ascending, not empty, at
+    /// most `self.max`), from `seed` (a prime's best way, known): the best
+    /// way found to each prime with its place, and each one's cost key
+    /// (`u64::MAX` for none, [`REACHED`] in [`Mode::Reach`]).
+    fn search(
+        &self,
+        primes: &[i64],
+        mode: Mode,
+        seed: Option<(i64, (Place, Step))>,
+    ) -> (Vec<Option<(Place, Step)>>, Vec<u64>) {
+        let n = self.max as usize + 1;
+        let mut wanted = vec![false; n];
+        for &p in primes {
+            wanted[p as usize] = true;
+        }
+        let mut best: Vec<Option<(Place, Step)>> = vec![None; n];
+        let mut keys = vec![u64::MAX; n];
+        if let Some((p, way)) = seed {
+            best[p as usize] = Some(way);
+            keys[p as usize] = way.1.cost.key();
+        }
+        for (j, &(v, step)) in self.joins.iter().enumerate() {
+            let Some(v) = usize::try_from(v).ok().filter(|&v| v < n && wanted[v]) else {
+                continue;
+            };
+            if mode == Mode::Reach {
+                keys[v] = REACHED;
+                continue;
+            }
+            let place = Place::join(j);
+            if best[v].is_none_or(|(p, b)| Order::new(&step, place) < Order::new(&b, p)) {
+                best[v] = Some((place, step));
+                keys[v] = step.cost.key();
+            }
+        }
+        let (Some(&lo), Some(&max)) = (primes.first(), primes.last()) else {
+            return (best, keys);
+        };
+        for sides in &self.sides {
+            if mode == Mode::Reach && primes.iter().all(|&p| keys[p as usize] == REACHED) {
+                break;
+            }
+            let mut scan = Scan {
+                s: sides,
+                lo,
+                max,
+                wanted: &wanted,
+                primes,
+                best: &mut best,
+                best_keys: &mut keys,
+                mode,
+            };
+            if sides.walk {
+                scan.walk();
+            } else {
+                scan.pairs();
+            }
+        }
+        (best, keys)
+    }
+
+    /// The top table holding `found` (ascending), charged to `budget`.
+    fn top(
+        &self,
+        found: impl Iterator<Item = (Value, Step)> + Clone,
+        budget: &Arc<Budget>,
+    ) -> Result<Table, SolveError> {
+        let (mut merged, charge) = Layer::with_capacity(found.clone().count(), budget)?;
+        for (p, step) in found {
+            merged.values.push(p);
+            merged.steps.push(step);
+        }
+        Ok(Table {
+            merged,
+            levels: Vec::new(),
+            pruned: self.pruned,
+            charge,
+        })
+    }
+}
+
+/// One split of a hand as the targeted search reads it.
+struct Sides<'a> {
     split: Split,
     /// The split's number, from 1 (0 is for juxtapositions).
     k: usize,
@@ -445,12 +632,26 @@ struct Scan<'a> {
     /// The cost keys of `xs` and `ys` ([`Cost::key`]).
     kx: Vec<u64>,
     ky: Vec<u64>,
+    /// Whether the shorter side is walked ([`Scan::walk`]), else every
+    /// pair scanned ([`Scan::pairs`]).
+    walk: bool,
+}
+
+/// The search for primes over one split of a hand (see `Build::targeted_primes`).
+/// Every candidate carries its place in the full table's enumeration order
+/// (split, x index, y index, operator, direction), so candidates found out
+/// of order still break ties as the full table does.
+struct Scan<'a> {
+    s: &'a Sides<'a>,
+    /// The least and the highest prime wanted.
+    lo: i64,
     max: i64,
     wanted: &'a [bool],
     primes: &'a [i64],
-    best: &'a mut Vec<Option<(Place, Step)>>,
+    best: &'a mut [Option<(Place, Step)>],
     /// The cost key of each way in `best` (`u64::MAX` for none).
-    best_keys: &'a mut Vec<u64>,
+    best_keys: &'a mut [u64],
+    mode: Mode,
 }
 
 /// The least any operation adds to the cost keys of its operands: one
@@ -479,19 +680,22 @@ const FOUR: [BinOp; 4] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div];
 )]
 impl Scan<'_> {
     fn hit(&self, r: i64) -> bool {
-        (2..=self.max).contains(&r) && self.wanted[r as usize]
+        (self.lo..=self.max).contains(&r) && self.wanted[r as usize]
     }
 
-    /// The highest cost key a candidate may have and still win: once
-    /// every wanted prime has a way, the costliest of those, since a
-    /// candidate whose lower bound ([`Cost::at_least`]) lies above it loses
-    /// to the way its prime has; `u64::MAX` while some prime has none.
+    /// The highest cost key a candidate may have and still count: in
+    /// [`Mode::Every`] (and [`Mode::Reach`]), once every wanted prime has
+    /// a way, the costliest of those, since a candidate whose lower bound
+    /// ([`Cost::at_least`]) lies above it loses to the way its prime has;
+    /// in [`Mode::Least`] the cheapest, since a candidate above it cannot
+    /// be the quickest; `u64::MAX` while there is no such way.
     fn bar(&self) -> u64 {
-        self.primes
-            .iter()
-            .map(|&p| self.best_keys[p as usize])
-            .max()
-            .unwrap_or(u64::MAX)
+        let keys = self.primes.iter().map(|&p| self.best_keys[p as usize]);
+        match self.mode {
+            Mode::Least => keys.min(),
+            Mode::Every | Mode::Reach => keys.max(),
+        }
+        .unwrap_or(u64::MAX)
     }
 
     /// Offers `x op y` (`swap`: `y op x`) with x = xs[i], y = ys[j], which
@@ -501,7 +705,12 @@ impl Scan<'_> {
         if floor > self.best_keys[r as usize] {
             return;
         }
-        let place = Place::pair(self.k, i, j, op, swap);
+        if self.mode == Mode::Reach {
+            self.best_keys[r as usize] = REACHED;
+            return;
+        }
+        let s = self.s;
+        let place = Place::pair(s.k, i, j, op, swap);
         let class = Top::of_binary(op).bracket_class();
         let slot = &mut self.best[r as usize];
         // Most candidates lose to one found earlier: the lower bound on the
@@ -512,8 +721,8 @@ impl Scan<'_> {
         }) {
             return;
         }
-        let x = Operand::at(self.split.xs, self.tx, i);
-        let y = Operand::at(self.split.ys, self.ty, j);
+        let x = Operand::at(s.split.xs, s.tx, i);
+        let y = Operand::at(s.split.ys, s.ty, j);
         let (l, rr) = if swap { (y, x) } else { (x, y) };
         let step = binary_step(op, &l, &rr, r.into());
         if slot.is_none_or(|(p, b)| Order::new(&step, place) < Order::new(&b, p)) {
@@ -526,35 +735,40 @@ impl Scan<'_> {
     /// (+ − × ÷, each x op y then y op x); with equal sides y op x is not
     /// tried, and + and × only once per pair.
     fn pairs(&mut self) {
-        let (span, umax) = ((self.max - 2) as u64, self.max as u64);
+        let s = self.s;
+        let (lo, span, umax) = (self.lo as u64, (self.max - self.lo) as u64, self.max as u64);
         // a ÷ b when exact (b != 0).
         let quotient = |a: i64, b: i64| -> Option<i64> {
             let q = exact_quotient(a.unsigned_abs(), b.unsigned_abs())? as i64;
             Some(if (a < 0) == (b < 0) { q } else { -q })
         };
-        let same = self.split.same;
+        let same = s.split.same;
         // y by cost, so that the pairs too costly to win end each row.
-        let by_cost = by_cost(&self.ky);
-        let least_y = by_cost.first().map_or(0, |&j| self.ky[j as usize]);
+        let by_cost = by_cost(&s.ky);
+        let least_y = by_cost.first().map_or(0, |&j| s.ky[j as usize]);
         let mut bar = self.bar();
-        for i in 0..self.xs.len() {
-            let a = self.xs[i];
-            let Some(room) = bar.checked_sub(self.kx[i] + least_y + least_step()) else {
+        for i in 0..s.xs.len() {
+            let a = s.xs[i];
+            let Some(room) = bar.checked_sub(s.kx[i] + least_y + least_step()) else {
                 continue;
             };
             for &j in &by_cost {
                 let j = j as usize;
-                if self.ky[j] - least_y > room {
+                if s.ky[j] - least_y > room {
                     break;
                 }
-                let b = self.ys[j];
+                let b = s.ys[j];
                 let both = !same || j >= i;
                 // A cheap filter first: can any operation land in range? A
-                // quotient can only if one size is 2 to max times the other.
-                let near = |r: i64| (r as u64).wrapping_sub(2) <= span;
+                // quotient can only if one size is lo to max times the other.
+                let near = |r: i64| (r as u64).wrapping_sub(lo) <= span;
                 let (ua, ub) = (a.unsigned_abs(), b.unsigned_abs());
-                let div_xy = ub != 0 && ua >= 2 * ub && ua <= umax * ub;
-                let div_yx = !same && ua != 0 && ub >= 2 * ua && ub <= umax * ua;
+                let div_xy =
+                    ub != 0 && ua >= lo.saturating_mul(ub) && ua <= umax.saturating_mul(ub);
+                let div_yx = !same
+                    && ua != 0
+                    && ub >= lo.saturating_mul(ua)
+                    && ub <= umax.saturating_mul(ua);
                 if !(near(a + b) || near(a - b) || near(b - a) || near(a * b) || div_xy || div_yx) {
                     continue;
                 }
@@ -568,7 +782,7 @@ impl Scan<'_> {
                 ];
                 for (op, swap, r) in tries {
                     if let Some(r) = r.filter(|&r| self.hit(r)) {
-                        let floor = Cost::at_least_keys(op, self.kx[i], self.ky[j]);
+                        let floor = Cost::at_least_keys(op, s.kx[i], s.ky[j]);
                         self.offer((i, j), op, swap, r, floor);
                     }
                 }
@@ -581,23 +795,29 @@ impl Scan<'_> {
     /// that make a wanted prime: ranges for + − ×, multiples and divisors
     /// for ÷. For splits of unequal sides only.
     fn walk(&mut self) {
-        let walk_x = self.xs.len() <= self.ys.len();
-        // Taken out for the walk, so that `offer` may borrow `self`.
-        let (xs, ys) = (std::mem::take(&mut self.xs), std::mem::take(&mut self.ys));
-        let (walked, other) = if walk_x { (&xs, &ys) } else { (&ys, &xs) };
+        let s = self.s;
+        let walk_x = s.xs.len() <= s.ys.len();
+        let (walked, other) = if walk_x {
+            (&s.xs, &s.ys)
+        } else {
+            (&s.ys, &s.xs)
+        };
         let range = |lo: i64, hi: i64| {
             other.partition_point(|&t| t < lo)..other.partition_point(|&t| t <= hi)
         };
         let find = |t: i64| other.binary_search(&t).ok();
-        let max = self.max;
-        let (kx, ky) = (std::mem::take(&mut self.kx), std::mem::take(&mut self.ky));
-        let (kw, ko) = if walk_x { (&kx, &ky) } else { (&ky, &kx) };
+        let (lo, max) = (self.lo, self.max);
+        let (kw, ko) = if walk_x {
+            (&s.kx, &s.ky)
+        } else {
+            (&s.ky, &s.kx)
+        };
         let least_other = ko.iter().copied().min().unwrap_or(0);
         let mut partners: Vec<usize> = Vec::new();
         // The walked values by cost: past the first too costly to win with
         // the cheapest partner, none can.
         for w in by_cost(kw) {
-            let (w, s) = (w as usize, walked[w as usize]);
+            let (w, v) = (w as usize, walked[w as usize]);
             let bar = self.bar();
             let Some(room) = bar.checked_sub(kw[w] + least_step()) else {
                 break;
@@ -612,30 +832,30 @@ impl Scan<'_> {
                         continue;
                     }
                     // Whether the walked value stands on the left of `op`.
-                    let s_left = walk_x != swap;
+                    let v_left = walk_x != swap;
                     partners.clear();
-                    match (op, s_left) {
-                        (BinOp::Add, _) => partners.extend(range(2 - s, max - s)),
-                        (BinOp::Sub, true) => partners.extend(range(s - max, s - 2)),
-                        (BinOp::Sub, false) => partners.extend(range(s + 2, s + max)),
-                        (BinOp::Mul, _) if s > 0 => {
-                            partners.extend(range((2 + s - 1) / s, max / s))
+                    match (op, v_left) {
+                        (BinOp::Add, _) => partners.extend(range(lo - v, max - v)),
+                        (BinOp::Sub, true) => partners.extend(range(v - max, v - lo)),
+                        (BinOp::Sub, false) => partners.extend(range(v + lo, v + max)),
+                        (BinOp::Mul, _) if v > 0 => {
+                            partners.extend(range((lo + v - 1) / v, max / v));
                         }
-                        (BinOp::Mul, _) if s < 0 => {
-                            partners.extend(range(-(max / -s), -((2 - s - 1) / -s)));
+                        (BinOp::Mul, _) if v < 0 => {
+                            partners.extend(range(-(max / -v), -((lo - v - 1) / -v)));
                         }
-                        // s ÷ t = p: t = s / p for the primes dividing s.
+                        // v ÷ t = p: t = v / p for the primes dividing v.
                         (BinOp::Div, true) => {
                             partners.extend(self.primes.iter().filter_map(|&p| {
-                                exact_quotient(s.unsigned_abs(), p as u64)
-                                    .and_then(|q| find(if s < 0 { -(q as i64) } else { q as i64 }))
-                            }))
+                                exact_quotient(v.unsigned_abs(), p as u64)
+                                    .and_then(|q| find(if v < 0 { -(q as i64) } else { q as i64 }))
+                            }));
                         }
-                        // t ÷ s = p: t = p s.
-                        (BinOp::Div, false) if s != 0 => partners.extend(
+                        // t ÷ v = p: t = p v.
+                        (BinOp::Div, false) if v != 0 => partners.extend(
                             self.primes
                                 .iter()
-                                .filter_map(|&p| p.checked_mul(s).and_then(find)),
+                                .filter_map(|&p| p.checked_mul(v).and_then(find)),
                         ),
                         _ => {}
                     }
@@ -644,7 +864,7 @@ impl Scan<'_> {
                             continue;
                         }
                         let (i, j) = if walk_x { (w, o) } else { (o, w) };
-                        let (a, b) = (xs[i], ys[j]);
+                        let (a, b) = (s.xs[i], s.ys[j]);
                         let (l, r) = if swap { (b, a) } else { (a, b) };
                         let result = match op {
                             BinOp::Add => Some(l + r),
@@ -652,16 +872,14 @@ impl Scan<'_> {
                             BinOp::Mul => Some(l * r),
                             _ => (r != 0 && l % r == 0).then(|| l / r),
                         };
-                        if let Some(v) = result.filter(|&v| self.hit(v)) {
+                        if let Some(r) = result.filter(|&r| self.hit(r)) {
                             let floor = Cost::at_least_keys(op, kw[w], ko[o]);
-                            self.offer((i, j), op, swap, v, floor);
+                            self.offer((i, j), op, swap, r, floor);
                         }
                     }
                 }
             }
         }
-        (self.xs, self.ys) = (xs, ys);
-        (self.kx, self.ky) = (kx, ky);
     }
 }
 
