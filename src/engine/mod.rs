@@ -291,7 +291,19 @@ impl Solver {
         } else {
             1 + u64::from(self.rules.function_depth)
         };
-        table::Layer::bytes(1) * layers
+        // The targeted search keeps a narrow copy of each table it meets.
+        let narrow = if self.functions.is_empty()
+            && !self.rules.powers
+            && self
+                .rules
+                .max_prime
+                .is_some_and(|max| max <= TARGETED_MAX_PRIME)
+        {
+            primes::NARROW_BYTES
+        } else {
+            0
+        };
+        table::Layer::bytes(1) * layers + narrow
     }
 
     /// Refuses at once a plan of tables still to build (`(cards, count,

@@ -3,7 +3,7 @@
 //! without building it.
 
 use std::collections::hash_map::Entry;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -158,6 +158,7 @@ impl Build<'_> {
             levels: vec![arg_layer],
             pruned,
             charge,
+            narrow: OnceLock::new(),
         }))
     }
 
@@ -392,45 +393,75 @@ impl Build<'_> {
         } else {
             (Vec::new(), 0)
         };
-        let copies: usize = splits
-            .iter()
-            .map(|s| get(s.x).merged.values.len() + get(s.y).merged.values.len())
-            .sum();
-        let charge = self.budget.charge((copies * 2 * size_of::<i64>()) as u64)?;
-        let keys = |t: &Layer| t.steps.iter().map(|s| s.cost.key()).collect();
-        let sides = splits
-            .iter()
-            .enumerate()
-            .map(|(k, split)| {
-                let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
-                let (xs, ys): (Vec<i64>, Vec<i64>) = (
-                    tx.values.iter().map(|&v| v as i64).collect(),
-                    ty.values.iter().map(|&v| v as i64).collect(),
-                );
-                // Walking costs a few range scans and two lookups per prime
-                // for each value of the shorter side; scanning pairs, one
-                // test per value of the longer side.
-                let (short, long) = (xs.len().min(ys.len()), xs.len().max(ys.len()));
-                Sides {
-                    split: *split,
-                    k: k + 1,
-                    tx,
-                    ty,
-                    kx: keys(tx),
-                    ky: keys(ty),
-                    xs,
-                    ys,
-                    walk: !split.same && short * 4 <= long,
-                }
-            })
-            .collect();
+        let mut sides = Vec::with_capacity(splits.len());
+        for (k, split) in splits.iter().enumerate() {
+            let (tx, ty) = (get(split.x), get(split.y));
+            let (x, y) = (self.narrow(tx)?, self.narrow(ty)?);
+            // Walking costs a few range scans and two lookups per prime
+            // for each value of the shorter side; scanning pairs, one test
+            // per value of the longer side.
+            let (nx, ny) = (x.values.len(), y.values.len());
+            sides.push(Sides {
+                split: *split,
+                k: k + 1,
+                tx: &tx.merged,
+                ty: &ty.merged,
+                x,
+                y,
+                walk: !split.same && nx.min(ny) * 4 <= nx.max(ny),
+            });
+        }
         Ok(Some(Targeted {
             sides,
             joins,
             pruned,
             max,
-            _charge: charge,
         }))
+    }
+
+    /// `table`'s merged layer as the targeted search reads it
+    /// ([`Narrow`]), worked out and charged the first time, then kept
+    /// with the table; its values must fit 62 bits (`in_bound`).
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "values are checked to fit 62 bits (`in_bound`)"
+    )]
+    fn narrow<'t>(&self, table: &'t Table) -> Result<&'t Narrow, SolveError> {
+        if let Some(narrow) = table.narrow.get() {
+            return Ok(narrow);
+        }
+        let layer = &table.merged;
+        let n = layer.values.len();
+        let bytes = n as u64 * NARROW_BYTES;
+        let charge = self.budget.charge(bytes)?;
+        let values: Vec<i64> = layer.values.iter().map(|&v| v as i64).collect();
+        let keys: Vec<u64> = layer.steps.iter().map(|s| s.cost.key()).collect();
+        let by_cost = by_cost(&keys);
+        // The cheapest tier: the least operations and weight (the high
+        // bits of a key); what lies beyond it costs at least `beyond`.
+        let tier = |key: u64| key >> 16;
+        let least = by_cost.first().map_or(0, |&i| tier(keys[i as usize]));
+        let tier_len = by_cost
+            .iter()
+            .take_while(|&&i| tier(keys[i as usize]) == least)
+            .count();
+        let mut cheap = by_cost[..tier_len].to_vec();
+        cheap.sort_unstable();
+        let beyond = by_cost
+            .get(tier_len)
+            .map_or(u64::MAX, |&i| keys[i as usize]);
+        let cheap_values = cheap.iter().map(|&i| values[i as usize]).collect();
+        // Another thread may have set it meanwhile: either will do.
+        let _ = table.narrow.set(Narrow {
+            values,
+            keys,
+            by_cost,
+            cheap,
+            cheap_values,
+            beyond,
+            _charge: charge,
+        });
+        Ok(table.narrow.get().expect("set just now"))
     }
 
     /// Whether no +, −, × or ÷ of a value from `a` and one from `b` can
@@ -504,6 +535,29 @@ struct Targeted<'t> {
     pruned: u64,
     /// The highest prime wanted.
     max: i64,
+}
+
+/// The most bytes a value of a table takes in its [`Narrow`] copy.
+pub(crate) const NARROW_BYTES: u64 = (3 * size_of::<i64>() + 2 * size_of::<u32>()) as u64;
+
+/// A table's merged layer as the targeted search reads it, worked out once
+/// a table and kept with it (`Table::narrow`): a table of a sub-hand
+/// serves every hand of a sweep that contains it.
+#[derive(Debug)]
+pub(crate) struct Narrow {
+    /// The values in 64 bits.
+    values: Vec<i64>,
+    /// Their cost keys ([`Cost::key`]).
+    keys: Vec<u64>,
+    /// The indexes by cost key, then index.
+    by_cost: Vec<u32>,
+    /// The indexes of the cheapest tier (the least operations and weight),
+    /// ascending, and their values: where a search can afford nothing
+    /// costlier, it looks up partners among these alone.
+    cheap: Vec<u32>,
+    cheap_values: Vec<i64>,
+    /// The least key beyond the cheapest tier (`u64::MAX` for none).
+    beyond: u64,
     _charge: Charge,
 }
 
@@ -616,6 +670,7 @@ impl Targeted<'_> {
             levels: Vec::new(),
             pruned: self.pruned,
             charge,
+            narrow: OnceLock::new(),
         })
     }
 }
@@ -627,11 +682,8 @@ struct Sides<'a> {
     k: usize,
     tx: &'a Layer,
     ty: &'a Layer,
-    xs: Vec<i64>,
-    ys: Vec<i64>,
-    /// The cost keys of `xs` and `ys` ([`Cost::key`]).
-    kx: Vec<u64>,
-    ky: Vec<u64>,
+    x: &'a Narrow,
+    y: &'a Narrow,
     /// Whether the shorter side is walked ([`Scan::walk`]), else every
     /// pair scanned ([`Scan::pairs`]).
     walk: bool,
@@ -743,21 +795,22 @@ impl Scan<'_> {
             Some(if (a < 0) == (b < 0) { q } else { -q })
         };
         let same = s.split.same;
+        let (xs, ys, kx, ky) = (&s.x.values, &s.y.values, &s.x.keys, &s.y.keys);
         // y by cost, so that the pairs too costly to win end each row.
-        let by_cost = by_cost(&s.ky);
-        let least_y = by_cost.first().map_or(0, |&j| s.ky[j as usize]);
+        let by_cost = &s.y.by_cost;
+        let least_y = by_cost.first().map_or(0, |&j| ky[j as usize]);
         let mut bar = self.bar();
-        for i in 0..s.xs.len() {
-            let a = s.xs[i];
-            let Some(room) = bar.checked_sub(s.kx[i] + least_y + least_step()) else {
+        for i in 0..xs.len() {
+            let a = xs[i];
+            let Some(room) = bar.checked_sub(kx[i] + least_y + least_step()) else {
                 continue;
             };
-            for &j in &by_cost {
+            for &j in by_cost {
                 let j = j as usize;
-                if s.ky[j] - least_y > room {
+                if ky[j] - least_y > room {
                     break;
                 }
-                let b = s.ys[j];
+                let b = ys[j];
                 let both = !same || j >= i;
                 // A cheap filter first: can any operation land in range? A
                 // quotient can only if one size is lo to max times the other.
@@ -782,7 +835,7 @@ impl Scan<'_> {
                 ];
                 for (op, swap, r) in tries {
                     if let Some(r) = r.filter(|&r| self.hit(r)) {
-                        let floor = Cost::at_least_keys(op, s.kx[i], s.ky[j]);
+                        let floor = Cost::at_least_keys(op, kx[i], ky[j]);
                         self.offer((i, j), op, swap, r, floor);
                     }
                 }
@@ -796,28 +849,15 @@ impl Scan<'_> {
     /// for ÷. For splits of unequal sides only.
     fn walk(&mut self) {
         let s = self.s;
-        let walk_x = s.xs.len() <= s.ys.len();
-        let (walked, other) = if walk_x {
-            (&s.xs, &s.ys)
-        } else {
-            (&s.ys, &s.xs)
-        };
-        let range = |lo: i64, hi: i64| {
-            other.partition_point(|&t| t < lo)..other.partition_point(|&t| t <= hi)
-        };
-        let find = |t: i64| other.binary_search(&t).ok();
-        let (lo, max) = (self.lo, self.max);
-        let (kw, ko) = if walk_x {
-            (&s.kx, &s.ky)
-        } else {
-            (&s.ky, &s.kx)
-        };
-        let least_other = ko.iter().copied().min().unwrap_or(0);
+        let walk_x = s.x.values.len() <= s.y.values.len();
+        let (wn, on) = if walk_x { (s.x, s.y) } else { (s.y, s.x) };
+        let (kw, ko) = (&wn.keys, &on.keys);
+        let least_other = on.by_cost.first().map_or(0, |&i| ko[i as usize]);
         let mut partners: Vec<usize> = Vec::new();
         // The walked values by cost: past the first too costly to win with
         // the cheapest partner, none can.
-        for w in by_cost(kw) {
-            let (w, v) = (w as usize, walked[w as usize]);
+        for &w in &wn.by_cost {
+            let w = w as usize;
             let bar = self.bar();
             let Some(room) = bar.checked_sub(kw[w] + least_step()) else {
                 break;
@@ -826,57 +866,99 @@ impl Scan<'_> {
                 break;
             }
             for op in FOUR {
-                // dir 0: x op y; dir 1: y op x (not for + and ×).
-                for swap in [false, true] {
-                    if swap && op.is_commutative() {
-                        continue;
-                    }
-                    // Whether the walked value stands on the left of `op`.
-                    let v_left = walk_x != swap;
-                    partners.clear();
-                    match (op, v_left) {
-                        (BinOp::Add, _) => partners.extend(range(lo - v, max - v)),
-                        (BinOp::Sub, true) => partners.extend(range(v - max, v - lo)),
-                        (BinOp::Sub, false) => partners.extend(range(v + lo, v + max)),
-                        (BinOp::Mul, _) if v > 0 => {
-                            partners.extend(range((lo + v - 1) / v, max / v));
-                        }
-                        (BinOp::Mul, _) if v < 0 => {
-                            partners.extend(range(-(max / -v), -((lo - v - 1) / -v)));
-                        }
-                        // v ÷ t = p: t = v / p for the primes dividing v.
-                        (BinOp::Div, true) => {
-                            partners.extend(self.primes.iter().filter_map(|&p| {
-                                exact_quotient(v.unsigned_abs(), p as u64)
-                                    .and_then(|q| find(if v < 0 { -(q as i64) } else { q as i64 }))
-                            }));
-                        }
-                        // t ÷ v = p: t = p v.
-                        (BinOp::Div, false) if v != 0 => partners.extend(
-                            self.primes
-                                .iter()
-                                .filter_map(|&p| p.checked_mul(v).and_then(find)),
-                        ),
-                        _ => {}
-                    }
-                    for &o in &partners {
-                        if ko[o] > room {
-                            continue;
-                        }
-                        let (i, j) = if walk_x { (w, o) } else { (o, w) };
-                        let (a, b) = (s.xs[i], s.ys[j]);
-                        let (l, r) = if swap { (b, a) } else { (a, b) };
-                        let result = match op {
-                            BinOp::Add => Some(l + r),
-                            BinOp::Sub => Some(l - r),
-                            BinOp::Mul => Some(l * r),
-                            _ => (r != 0 && l % r == 0).then(|| l / r),
-                        };
-                        if let Some(r) = result.filter(|&r| self.hit(r)) {
-                            let floor = Cost::at_least_keys(op, kw[w], ko[o]);
-                            self.offer((i, j), op, swap, r, floor);
-                        }
-                    }
+                // The room `op` leaves a partner: none if even the
+                // cheapest does not fit.
+                let Some(room) = bar.checked_sub(kw[w] + Cost::at_least_keys(op, 0, 0)) else {
+                    continue;
+                };
+                if least_other > room {
+                    continue;
+                }
+                self.walk_op(w, op, room, &mut partners);
+            }
+        }
+    }
+
+    /// Offers `v op t` and `t op v` (one of them for + and ×) for the walked
+    /// value `v` at `w` and each partner `t` of the other side whose cost
+    /// key is at most `room` and which makes a wanted prime.
+    fn walk_op(&mut self, w: usize, op: BinOp, room: u64, partners: &mut Vec<usize>) {
+        let s = self.s;
+        let walk_x = s.x.values.len() <= s.y.values.len();
+        let (wn, on) = if walk_x { (s.x, s.y) } else { (s.y, s.x) };
+        let other = &on.values;
+        let find = |t: i64| other.binary_search(&t).ok();
+        let (lo, max) = (self.lo, self.max);
+        let (kw, ko) = (&wn.keys, &on.keys);
+        let v = wn.values[w];
+        // The partners in a range of values: among the cheapest tier alone
+        // where nothing costlier fits in the room.
+        let cheap_only = room < on.beyond;
+        let range = |lo: i64, hi: i64, partners: &mut Vec<usize>| {
+            if cheap_only {
+                let c = &on.cheap_values;
+                let (a, b) = (
+                    c.partition_point(|&t| t < lo),
+                    c.partition_point(|&t| t <= hi),
+                );
+                partners.extend(on.cheap[a..b.max(a)].iter().map(|&i| i as usize));
+            } else {
+                let (a, b) = (
+                    other.partition_point(|&t| t < lo),
+                    other.partition_point(|&t| t <= hi),
+                );
+                partners.extend(a..b.max(a));
+            }
+        };
+        // dir 0: x op y; dir 1: y op x (not for + and ×).
+        for swap in [false, true] {
+            if swap && op.is_commutative() {
+                continue;
+            }
+            // Whether the walked value stands on the left of `op`.
+            let v_left = walk_x != swap;
+            partners.clear();
+            match (op, v_left) {
+                (BinOp::Add, _) => range(lo - v, max - v, partners),
+                (BinOp::Sub, true) => range(v - max, v - lo, partners),
+                (BinOp::Sub, false) => range(v + lo, v + max, partners),
+                (BinOp::Mul, _) if v > 0 => {
+                    range((lo + v - 1) / v, max / v, partners);
+                }
+                (BinOp::Mul, _) if v < 0 => {
+                    range(-(max / -v), -((lo - v - 1) / -v), partners);
+                }
+                // v ÷ t = p: t = v / p for the primes dividing v.
+                (BinOp::Div, true) => {
+                    partners.extend(self.primes.iter().filter_map(|&p| {
+                        exact_quotient(v.unsigned_abs(), p as u64)
+                            .and_then(|q| find(if v < 0 { -(q as i64) } else { q as i64 }))
+                    }));
+                }
+                // t ÷ v = p: t = p v.
+                (BinOp::Div, false) if v != 0 => partners.extend(
+                    self.primes
+                        .iter()
+                        .filter_map(|&p| p.checked_mul(v).and_then(find)),
+                ),
+                _ => {}
+            }
+            for &o in partners.iter() {
+                if ko[o] > room {
+                    continue;
+                }
+                let (i, j) = if walk_x { (w, o) } else { (o, w) };
+                let (a, b) = (s.x.values[i], s.y.values[j]);
+                let (l, r) = if swap { (b, a) } else { (a, b) };
+                let result = match op {
+                    BinOp::Add => Some(l + r),
+                    BinOp::Sub => Some(l - r),
+                    BinOp::Mul => Some(l * r),
+                    _ => (r != 0 && l % r == 0).then(|| l / r),
+                };
+                if let Some(r) = result.filter(|&r| self.hit(r)) {
+                    let floor = Cost::at_least_keys(op, kw[w], ko[o]);
+                    self.offer((i, j), op, swap, r, floor);
                 }
             }
         }

@@ -2,11 +2,12 @@
 //! to make it, built from the tables of its smaller sub-hands.
 
 use std::collections::hash_map::Entry;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, Charge, map_room};
+use super::primes::Narrow;
 use crate::arith::{BinOp, Eval, Func, Value, juxtapose};
 use crate::error::SolveError;
 use crate::expr::{Cost, Top};
@@ -205,6 +206,9 @@ pub struct Table {
     /// The memory the layers hold, given back to the budget on drop.
     #[allow(dead_code, reason = "held for its Drop, which gives the bytes back")]
     pub(crate) charge: Charge,
+    /// The merged layer as the targeted search reads it, worked out the
+    /// first time one meets this table ([`Narrow`]).
+    pub(crate) narrow: OnceLock<Narrow>,
 }
 
 impl Table {
@@ -281,6 +285,7 @@ impl Table {
             levels,
             pruned: 0,
             charge,
+            narrow: OnceLock::new(),
         })
     }
 }
@@ -481,6 +486,7 @@ impl Build<'_> {
                 levels: Vec::new(),
                 pruned,
                 charge,
+                narrow: OnceLock::new(),
             });
         }
         let mut levels = vec![layer0];
@@ -543,6 +549,7 @@ impl Build<'_> {
             levels,
             pruned,
             charge,
+            narrow: OnceLock::new(),
         })
     }
 

@@ -14,6 +14,8 @@
 //! tables. The price: operations beyond the bound are not counted (a
 //! `Solution` says so, see `Solution::pruned`).
 
+use std::sync::OnceLock;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::budget::{Charge, map_bytes, map_room};
@@ -473,19 +475,109 @@ fn integer_root(x: u128, n: u32) -> Value {
 /// The best way found so far to each value a search looks for, ranked by
 /// the one witness order ([`Order`]).
 struct Found<'b> {
+    /// Where the targets span few values: for the value `lo + i`, one more
+    /// than its place in `entries` (0 for none yet); else empty.
+    index: Vec<u32>,
+    lo: Value,
+    entries: Vec<(Value, (Order, Step))>,
+    /// Where they span many: a map.
     map: FxHashMap<Value, (Order, Step)>,
     charge: Charge,
     build: &'b Build<'b>,
 }
 
-impl Found<'_> {
+/// The widest span of targets a search indexes directly ([`Found`]).
+const DENSE_SPAN: u128 = 1 << 14;
+
+impl<'b> Found<'b> {
+    /// An empty search for `targets`: indexed directly where they span at
+    /// most [`DENSE_SPAN`] values, its room charged to the budget first.
+    fn new(build: &'b Build<'b>, targets: &Targets) -> Result<Found<'b>, SolveError> {
+        let mut found = Found {
+            index: Vec::new(),
+            lo: targets.lo,
+            entries: Vec::new(),
+            map: FxHashMap::default(),
+            charge: Charge::default(),
+            build,
+        };
+        let span = targets.hi.abs_diff(targets.lo) + 1;
+        if targets.lo <= targets.hi && span <= DENSE_SPAN {
+            let span = usize::try_from(span).expect("at most DENSE_SPAN");
+            let n = targets.len();
+            let bytes = (span * size_of::<u32>() + n * size_of::<(Value, (Order, Step))>()) as u64;
+            found.charge = build.budget.charge(bytes)?;
+            found
+                .index
+                .try_reserve_exact(span)
+                .and_then(|()| found.entries.try_reserve_exact(n))
+                .map_err(|_| build.budget.refusal(bytes))?;
+            found.index.resize(span, 0);
+        }
+        Ok(found)
+    }
+
+    /// The way held for `v`, a target.
+    #[inline]
+    fn get(&self, v: Value) -> Option<&(Order, Step)> {
+        if self.index.is_empty() {
+            self.map.get(&v)
+        } else {
+            let e = self.index[self.at(v)].checked_sub(1)?;
+            Some(&self.entries[e as usize].1)
+        }
+    }
+
+    /// `v`'s slot in `index`.
+    #[inline]
+    fn at(&self, v: Value) -> usize {
+        usize::try_from(v - self.lo).expect("a target lies in lo..=hi")
+    }
+
     fn offer(&mut self, v: Value, order: Order, step: Step) -> Result<(), SolveError> {
-        map_room(&mut self.map, &mut self.charge, self.build.budget, 1)?;
-        let slot = self.map.entry(v).or_insert((order, step));
-        if order < slot.0 {
-            *slot = (order, step);
+        if self.index.is_empty() {
+            map_room(&mut self.map, &mut self.charge, self.build.budget, 1)?;
+            let slot = self.map.entry(v).or_insert((order, step));
+            if order < slot.0 {
+                *slot = (order, step);
+            }
+            return Ok(());
+        }
+        let at = self.at(v);
+        match self.index[at].checked_sub(1) {
+            Some(e) => {
+                let slot = &mut self.entries[e as usize].1;
+                if order < slot.0 {
+                    *slot = (order, step);
+                }
+            }
+            None => {
+                // Room for every target was reserved: no reallocation.
+                self.entries.push((v, (order, step)));
+                self.index[at] =
+                    u32::try_from(self.entries.len()).expect("at most DENSE_SPAN targets");
+            }
         }
         Ok(())
+    }
+
+    /// Every value found with its step, ascending.
+    fn sorted(&self) -> Vec<(Value, Step)> {
+        if self.index.is_empty() {
+            let mut all: Vec<(Value, Step)> =
+                self.map.iter().map(|(&v, &(_, step))| (v, step)).collect();
+            all.sort_unstable_by_key(|&(v, _)| v);
+            all
+        } else {
+            self.index
+                .iter()
+                .filter_map(|&e| e.checked_sub(1))
+                .map(|e| {
+                    let (v, (_, step)) = self.entries[e as usize];
+                    (v, step)
+                })
+                .collect()
+        }
     }
 
     /// Offers `l op r`, which makes `v`, at `place`; most candidates lose
@@ -499,7 +591,7 @@ impl Found<'_> {
         l: &Operand,
         r: &Operand,
     ) -> Result<(), SolveError> {
-        if let Some((held, _)) = self.map.get(&v) {
+        if let Some((held, _)) = self.get(v) {
             let floor = Cost::at_least(op, l.step().cost, r.step().cost);
             let class = Top::of_binary(op).bracket_class();
             if (held.rank.0.key(), held.rank.1, held.place) < (floor, class, place) {
@@ -568,11 +660,7 @@ impl Build<'_> {
         wanted: &Targets,
         below: &Targets,
     ) -> Result<Table, SolveError> {
-        let mut found = Found {
-            map: FxHashMap::default(),
-            charge: Charge::default(),
-            build: self,
-        };
+        let mut found = Found::new(self, below)?;
         let values = hand.values();
         if let [card] = values[..] {
             let step = Step {
@@ -604,16 +692,10 @@ impl Build<'_> {
             }
         }
         // Level 0, ascending: what level 1 applies functions to.
-        let mut level0: Vec<(Value, Step)> =
-            found.map.iter().map(|(&v, &(_, step))| (v, step)).collect();
-        level0.sort_unstable_by_key(|&(v, _)| v);
+        let level0 = found.sorted();
         drop(found);
         // The best way to each wanted value, over both levels.
-        let mut best = Found {
-            map: FxHashMap::default(),
-            charge: Charge::default(),
-            build: self,
-        };
+        let mut best = Found::new(self, wanted)?;
         for (i, &(v, step)) in level0.iter().enumerate() {
             // Level 0 wins ties with level 1, as in the full table's merge.
             if wanted.contains(v) {
@@ -635,8 +717,12 @@ impl Build<'_> {
                 }
             }
         }
-        let (merged, mut charge) = Layer::from_map(&best.map, |(_, step)| step, self.budget)?;
+        let merged = best.sorted();
         drop(best);
+        let (mut layer, mut charge) = Layer::with_capacity(merged.len(), self.budget)?;
+        layer.values.extend(merged.iter().map(|&(v, _)| v));
+        layer.steps.extend(merged.iter().map(|&(_, s)| s));
+        let merged = layer;
         let mut levels = Vec::new();
         if !self.functions.is_empty() {
             let (mut layer, c) = Layer::with_capacity(level0.len(), self.budget)?;
@@ -650,6 +736,7 @@ impl Build<'_> {
             levels,
             pruned: 0,
             charge,
+            narrow: OnceLock::new(),
         })
     }
 
