@@ -966,6 +966,9 @@ fn partner_range(
             let (near, far) = (ceil_div(s.abs(), hi), s.abs() / lo);
             Some(if s >= 0 { (near, far) } else { (-far, -near) })
         }
+        // s ÷ o = t with t not 0 (s is not): |o| <= |s|. A wider range
+        // than the partners, which each pair's own test narrows.
+        (BinOp::Div, false) if s != 0 => Some((-s.abs(), s.abs())),
         // o ÷ s = t: o = t s.
         (BinOp::Div, true) if s > 0 => Some((lo.checked_mul(s)?, hi.checked_mul(s)?)),
         (BinOp::Div, true) if s < 0 => Some((hi.checked_mul(s)?, lo.checked_mul(s)?)),
