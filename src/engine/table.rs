@@ -347,10 +347,6 @@ pub(super) struct Operand {
 }
 
 impl Operand {
-    pub(super) fn step(&self) -> Step {
-        self.step
-    }
-
     pub(super) fn at(sub: u8, layer: &Layer, index: usize) -> Operand {
         Operand {
             sub,

@@ -579,28 +579,6 @@ impl<'b> Found<'b> {
                 .collect()
         }
     }
-
-    /// Offers `l op r`, which makes `v`, at `place`; most candidates lose
-    /// to one found before on a lower bound of their cost, before it is
-    /// worked out.
-    fn offer_pair(
-        &mut self,
-        v: Value,
-        place: Place,
-        op: BinOp,
-        l: &Operand,
-        r: &Operand,
-    ) -> Result<(), SolveError> {
-        if let Some((held, _)) = self.get(v) {
-            let floor = Cost::at_least(op, l.step().cost, r.step().cost);
-            let class = Top::of_binary(op).bracket_class();
-            if (held.rank.0.key(), held.rank.1, held.place) < (floor, class, place) {
-                return Ok(());
-            }
-        }
-        let step = binary_step(op, l, r, v);
-        self.offer(v, Order::new(&step, place), step)
-    }
 }
 
 impl Build<'_> {
@@ -932,15 +910,64 @@ impl Build<'_> {
         let (k, x, y, targets) = (at.k, &at.x, &at.y, at.targets);
         let (a, b) = (x.layer.values[i], y.layer.values[j]);
         let (l, r) = if swap { (b, a) } else { (a, b) };
-        if let Eval::Exact(v) = op.apply(l, r, self.bound)
+        let made = match small(op, l, r) {
+            Some(made) => made.filter(|v| v.unsigned_abs() <= u128::from(self.bound)),
+            None => match op.apply(l, r, self.bound) {
+                Eval::Exact(v) => Some(v),
+                Eval::Pruned | Eval::Undefined => None,
+            },
+        };
+        if let Some(v) = made
             && targets.contains(v)
         {
+            let place = Place::pair(k, i, j, op, swap);
+            // Most candidates lose to the way held on a lower bound of
+            // their cost, before the operands are read.
+            if let Some((held, _)) = found.get(v) {
+                let (kx, ky) = (x.layer.steps[i].cost.key(), y.layer.steps[j].cost.key());
+                let floor = Cost::at_least_keys(op, kx, ky);
+                let class = Top::of_binary(op).bracket_class();
+                if (held.rank.0.key(), held.rank.1, held.place) < (floor, class, place) {
+                    return Ok(());
+                }
+            }
             let (xo, yo) = (x.at(i), y.at(j));
             let (l, r) = if swap { (&yo, &xo) } else { (&xo, &yo) };
-            found.offer_pair(v, Place::pair(k, i, j, op, swap), op, l, r)?;
+            let step = binary_step(op, l, r, v);
+            found.offer(v, Order::new(&step, place), step)?;
         }
         Ok(())
     }
+}
+
+/// `l op r` for + − × ÷ on operands below 2^31 in size, in 64-bit
+/// arithmetic (no overflow is possible): `Some(None)` where a quotient is
+/// not whole or divides by 0, `None` for other operations or operands,
+/// which [`BinOp::apply`] takes. The bound is the caller's to check.
+#[inline]
+fn small(op: BinOp, l: Value, r: Value) -> Option<Option<Value>> {
+    const LIMIT: u128 = 1 << 31;
+    if l.unsigned_abs() >= LIMIT || r.unsigned_abs() >= LIMIT {
+        return None;
+    }
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "both checked to lie below 2^31 in size"
+    )]
+    let (l, r) = (l as i64, r as i64);
+    let v = match op {
+        BinOp::Add => l + r,
+        BinOp::Sub => l - r,
+        BinOp::Mul => l * r,
+        BinOp::Div => {
+            if r == 0 || l % r != 0 {
+                return Some(None);
+            }
+            l / r
+        }
+        BinOp::Pow | BinOp::Root => return None,
+    };
+    Some(Some(v.into()))
 }
 
 /// The range of partners `o` with `s op o` (`s_right`: `o op s`) in
@@ -1041,6 +1068,38 @@ mod tests {
     }
 
     /// Every partner that puts `s op o` in `lo..=hi` lies in the range.
+    /// The 64-bit path of `try_pair` against `BinOp::apply` (its bound
+    /// aside, which the caller checks), on both sides of its limit.
+    #[test]
+    fn small_operations_are_the_general_ones() {
+        let edge = (1i128 << 31) - 1;
+        let values: Vec<Value> = (-40..=40)
+            .chain([edge, -edge, edge + 1, -edge - 1, 1 << 40, 97 * 13])
+            .collect();
+        for op in BinOp::ALL {
+            for &l in &values {
+                for &r in &values {
+                    let general = match op.apply(l, r, u64::MAX) {
+                        Eval::Exact(v) => Some(v),
+                        _ => None,
+                    };
+                    match small(op, l, r) {
+                        Some(made) => {
+                            assert!(l.abs() <= edge && r.abs() <= edge);
+                            assert_eq!(made, general, "{l} {op:?} {r}");
+                        }
+                        None => assert!(
+                            matches!(op, BinOp::Pow | BinOp::Root)
+                                || l.abs() > edge
+                                || r.abs() > edge,
+                            "{l} {op:?} {r}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn partner_ranges_hold_every_partner() {
         let values: Vec<Value> = (-60..=60).chain([97, 200, 1000, -1000]).collect();
