@@ -291,19 +291,7 @@ impl Solver {
         } else {
             1 + u64::from(self.rules.function_depth)
         };
-        // The targeted search keeps a narrow copy of each table it meets.
-        let narrow = if self.functions.is_empty()
-            && !self.rules.powers
-            && self
-                .rules
-                .max_prime
-                .is_some_and(|max| max <= TARGETED_MAX_PRIME)
-        {
-            primes::NARROW_BYTES
-        } else {
-            0
-        };
-        table::Layer::bytes(1) * layers + narrow
+        table::Layer::bytes(1) * layers
     }
 
     /// Refuses at once a plan of tables still to build (`(cards, count,
@@ -761,7 +749,7 @@ impl Solver {
     ) -> Result<Option<FoundTop>, SolveError> {
         Ok(match want {
             Want::Census(ceilings) => build
-                .targeted_census(hand, get, ceilings)?
+                .targeted_census(hand, get, max, ceilings)?
                 .map(|(reached, table)| (table, Some(reached))),
             Want::Primes | Want::All => build.targeted_primes(hand, get, max)?.map(|t| (t, None)),
         })

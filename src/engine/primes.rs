@@ -295,8 +295,9 @@ impl Build<'_> {
         t.top(found, self.budget).map(Some)
     }
 
-    /// A census of `hand` under each ceiling of `ceilings`: every prime up
-    /// to the highest ceiling that it reaches, and a top table that holds,
+    /// A census of `hand` under each ceiling of `ceilings` (at most
+    /// `max_prime`): every prime up to `max_prime` that it reaches, as
+    /// [`Build::targeted_primes`] finds them, and a top table that holds,
     /// for each ceiling, only the highest prime within it and the quickest
     /// (the one whose witness is simplest, the smaller on a tie), each with
     /// the witness of the full table. What a sweep reports of a hand, for
@@ -315,12 +316,10 @@ impl Build<'_> {
         &self,
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
+        max_prime: u64,
         ceilings: &[u64],
     ) -> Result<Option<(Vec<Value>, Table)>, SolveError> {
-        let Some(&top) = ceilings.iter().max() else {
-            return Ok(None);
-        };
-        let Some(t) = self.targeted(hand, &get, top)? else {
+        let Some(t) = self.targeted(hand, &get, max_prime)? else {
             return Ok(None);
         };
         let every = t.primes_up_to(t.max);
@@ -329,7 +328,7 @@ impl Build<'_> {
             .into_iter()
             .filter(|&p| keys[p as usize] == REACHED)
             .collect();
-        let mut ceilings = ceilings.to_vec();
+        let mut ceilings: Vec<u64> = ceilings.iter().map(|&c| c.min(max_prime)).collect();
         ceilings.sort_unstable();
         ceilings.dedup();
         let mut witnessed: Vec<(Value, Step)> = Vec::new();
@@ -420,20 +419,27 @@ impl Build<'_> {
     }
 
     /// `table`'s merged layer as the targeted search reads it
-    /// ([`Narrow`]), worked out and charged the first time, then kept
-    /// with the table; its values must fit 62 bits (`in_bound`).
+    /// ([`Narrow`]), worked out and charged the first time, and kept with
+    /// the table while the budget is at most a quarter used (so that the
+    /// copies, which the projections of a sweep leave out, never take the
+    /// room its tables were promised), else dropped with the hand's
+    /// search; its values must fit 62 bits (`in_bound`).
     #[allow(
         clippy::cast_possible_truncation,
         reason = "values are checked to fit 62 bits (`in_bound`)"
     )]
-    fn narrow<'t>(&self, table: &'t Table) -> Result<&'t Narrow, SolveError> {
+    fn narrow(&self, table: &Table) -> Result<Arc<Narrow>, SolveError> {
         if let Some(narrow) = table.narrow.get() {
-            return Ok(narrow);
+            return Ok(Arc::clone(narrow));
         }
         let layer = &table.merged;
         let n = layer.values.len();
         let bytes = n as u64 * NARROW_BYTES;
-        let charge = self.budget.charge(bytes)?;
+        let charge = match self.budget.charge(bytes) {
+            Ok(charge) => charge,
+            // Another thread may have kept one meanwhile.
+            Err(e) => return table.narrow.get().map(Arc::clone).ok_or(e),
+        };
         let values: Vec<i64> = layer.values.iter().map(|&v| v as i64).collect();
         let keys: Vec<u64> = layer.steps.iter().map(|s| s.cost.key()).collect();
         let by_cost = by_cost(&keys);
@@ -451,8 +457,7 @@ impl Build<'_> {
             .get(tier_len)
             .map_or(u64::MAX, |&i| keys[i as usize]);
         let cheap_values = cheap.iter().map(|&i| values[i as usize]).collect();
-        // Another thread may have set it meanwhile: either will do.
-        let _ = table.narrow.set(Narrow {
+        let narrow = Arc::new(Narrow {
             values,
             keys,
             by_cost,
@@ -461,7 +466,11 @@ impl Build<'_> {
             beyond,
             _charge: charge,
         });
-        Ok(table.narrow.get().expect("set just now"))
+        if self.budget.used() <= self.budget.limit() / 4 {
+            // Another thread may have kept one meanwhile: either will do.
+            let _ = table.narrow.set(Arc::clone(&narrow));
+        }
+        Ok(narrow)
     }
 
     /// Whether no +, −, × or ÷ of a value from `a` and one from `b` can
@@ -538,7 +547,7 @@ struct Targeted<'t> {
 }
 
 /// The most bytes a value of a table takes in its [`Narrow`] copy.
-pub(crate) const NARROW_BYTES: u64 = (3 * size_of::<i64>() + 2 * size_of::<u32>()) as u64;
+const NARROW_BYTES: u64 = (3 * size_of::<i64>() + 2 * size_of::<u32>()) as u64;
 
 /// A table's merged layer as the targeted search reads it, worked out once
 /// a table and kept with it (`Table::narrow`): a table of a sub-hand
@@ -682,8 +691,8 @@ struct Sides<'a> {
     k: usize,
     tx: &'a Layer,
     ty: &'a Layer,
-    x: &'a Narrow,
-    y: &'a Narrow,
+    x: Arc<Narrow>,
+    y: Arc<Narrow>,
     /// Whether the shorter side is walked ([`Scan::walk`]), else every
     /// pair scanned ([`Scan::pairs`]).
     walk: bool,
@@ -795,7 +804,8 @@ impl Scan<'_> {
             Some(if (a < 0) == (b < 0) { q } else { -q })
         };
         let same = s.split.same;
-        let (xs, ys, kx, ky) = (&s.x.values, &s.y.values, &s.x.keys, &s.y.keys);
+        let (x, y) = (&*s.x, &*s.y);
+        let (xs, ys, kx, ky) = (&x.values, &y.values, &x.keys, &y.keys);
         // y by cost, so that the pairs too costly to win end each row.
         let by_cost = &s.y.by_cost;
         let least_y = by_cost.first().map_or(0, |&j| ky[j as usize]);
@@ -850,7 +860,11 @@ impl Scan<'_> {
     fn walk(&mut self) {
         let s = self.s;
         let walk_x = s.x.values.len() <= s.y.values.len();
-        let (wn, on) = if walk_x { (s.x, s.y) } else { (s.y, s.x) };
+        let (wn, on) = if walk_x {
+            (&*s.x, &*s.y)
+        } else {
+            (&*s.y, &*s.x)
+        };
         let (kw, ko) = (&wn.keys, &on.keys);
         let least_other = on.by_cost.first().map_or(0, |&i| ko[i as usize]);
         let mut partners: Vec<usize> = Vec::new();
@@ -885,7 +899,11 @@ impl Scan<'_> {
     fn walk_op(&mut self, w: usize, op: BinOp, room: u64, partners: &mut Vec<usize>) {
         let s = self.s;
         let walk_x = s.x.values.len() <= s.y.values.len();
-        let (wn, on) = if walk_x { (s.x, s.y) } else { (s.y, s.x) };
+        let (wn, on) = if walk_x {
+            (&*s.x, &*s.y)
+        } else {
+            (&*s.y, &*s.x)
+        };
         let other = &on.values;
         let find = |t: i64| other.binary_search(&t).ok();
         let (lo, max) = (self.lo, self.max);

@@ -207,8 +207,9 @@ pub struct Table {
     #[allow(dead_code, reason = "held for its Drop, which gives the bytes back")]
     pub(crate) charge: Charge,
     /// The merged layer as the targeted search reads it, worked out the
-    /// first time one meets this table ([`Narrow`]).
-    pub(crate) narrow: OnceLock<Narrow>,
+    /// first time one meets this table and kept while the budget has room
+    /// ([`Narrow`]).
+    pub(crate) narrow: OnceLock<Arc<Narrow>>,
 }
 
 impl Table {
