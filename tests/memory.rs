@@ -518,3 +518,22 @@ fn reports_that_cannot_fit_are_named_as_reports() {
         "not enough memory to write the reports",
     );
 }
+
+/// The narrow copies the targeted search keeps with the tables it meets
+/// are kept only while the budget has room to spare: near its limit, a
+/// sweep makes them hand by hand instead, as it did before they were kept,
+/// so a limit it ran within then it runs within now (with the copies kept
+/// regardless it was refused at 120M, and needed 160M).
+#[test]
+fn a_sweep_near_its_limit_keeps_no_copies_it_cannot_afford() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = prime_solve()
+        .args(["analyze", "--cards", "6", "--faces", "rank", "--threads", "1"])
+        .args(["--memory-limit", "110M", "--summaries-only", "-q", "-o"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(dir.path().join("rank-6cards/summary.md").is_file());
+}
