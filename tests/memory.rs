@@ -528,7 +528,15 @@ fn reports_that_cannot_fit_are_named_as_reports() {
 fn a_sweep_near_its_limit_keeps_no_copies_it_cannot_afford() {
     let dir = tempfile::tempdir().unwrap();
     let out = prime_solve()
-        .args(["analyze", "--cards", "6", "--faces", "rank", "--threads", "1"])
+        .args([
+            "analyze",
+            "--cards",
+            "6",
+            "--faces",
+            "rank",
+            "--threads",
+            "1",
+        ])
         .args(["--memory-limit", "110M", "--summaries-only", "-q", "-o"])
         .arg(dir.path())
         .output()
