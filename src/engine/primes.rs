@@ -286,7 +286,7 @@ impl Build<'_> {
         let Some(t) = self.targeted(hand, &get, max_prime)? else {
             return Ok(None);
         };
-        let primes = t.primes_up_to(t.max);
+        let primes = primes_up_to(t.max);
         let (best, _) = t.search(&primes, Mode::Every, None);
         let found = best
             .into_iter()
@@ -322,7 +322,7 @@ impl Build<'_> {
         let Some(t) = self.targeted(hand, &get, max_prime)? else {
             return Ok(None);
         };
-        let every = t.primes_up_to(t.max);
+        let every = primes_up_to(t.max);
         let (_, keys) = t.search(&every, Mode::Reach, None);
         let reached: Vec<i64> = every
             .into_iter()
@@ -570,6 +570,11 @@ pub(crate) struct Narrow {
     _charge: Charge,
 }
 
+/// The primes up to `max`.
+fn primes_up_to(max: i64) -> Vec<i64> {
+    (2..=max).filter(|&p| is_prime(p.into())).collect()
+}
+
 /// The cost key [`Mode::Reach`] gives a prime once it is reached: below
 /// the floor of any candidate, so that every later one is turned away.
 const REACHED: u64 = 0;
@@ -597,11 +602,6 @@ enum Mode {
     reason = "primes lie in 2..=max, at most 1000"
 )]
 impl Targeted<'_> {
-    /// The primes up to `max`.
-    fn primes_up_to(&self, max: i64) -> Vec<i64> {
-        (2..=max).filter(|&p| is_prime(p.into())).collect()
-    }
-
     /// One search of every split for `primes` (ascending, not empty, at
     /// most `self.max`), from `seed` (a prime's best way, known): the best
     /// way found to each prime with its place, and each one's cost key
@@ -696,6 +696,18 @@ struct Sides<'a> {
     /// Whether the shorter side is walked ([`Scan::walk`]), else every
     /// pair scanned ([`Scan::pairs`]).
     walk: bool,
+}
+
+impl Sides<'_> {
+    /// Whether x is the side walked (the shorter), the walked side and the
+    /// other.
+    fn walked(&self) -> (bool, &Narrow, &Narrow) {
+        if self.x.values.len() <= self.y.values.len() {
+            (true, &self.x, &self.y)
+        } else {
+            (false, &self.y, &self.x)
+        }
+    }
 }
 
 /// The search for primes over one split of a hand (see `Build::targeted_primes`).
@@ -859,12 +871,7 @@ impl Scan<'_> {
     /// for ÷. For splits of unequal sides only.
     fn walk(&mut self) {
         let s = self.s;
-        let walk_x = s.x.values.len() <= s.y.values.len();
-        let (wn, on) = if walk_x {
-            (&*s.x, &*s.y)
-        } else {
-            (&*s.y, &*s.x)
-        };
+        let (_, wn, on) = s.walked();
         let (kw, ko) = (&wn.keys, &on.keys);
         let least_other = on.by_cost.first().map_or(0, |&i| ko[i as usize]);
         let mut partners: Vec<usize> = Vec::new();
@@ -898,12 +905,7 @@ impl Scan<'_> {
     /// key is at most `room` and which makes a wanted prime.
     fn walk_op(&mut self, w: usize, op: BinOp, room: u64, partners: &mut Vec<usize>) {
         let s = self.s;
-        let walk_x = s.x.values.len() <= s.y.values.len();
-        let (wn, on) = if walk_x {
-            (&*s.x, &*s.y)
-        } else {
-            (&*s.y, &*s.x)
-        };
+        let (walk_x, wn, on) = s.walked();
         let other = &on.values;
         let find = |t: i64| other.binary_search(&t).ok();
         let (lo, max) = (self.lo, self.max);
