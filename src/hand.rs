@@ -207,9 +207,30 @@ impl Hand {
 
 impl Ord for Hand {
     /// Hands sort as their ascending value lists do: `1 1 2` < `1 2` < `2`.
+    ///
+    /// Worked out on the counts, without listing the values: the lists
+    /// agree up to the lowest value `v` whose counts differ; there the hand
+    /// with more cards of `v` goes on with `v` where the other goes on with
+    /// a higher value (and so sorts first) or ends (and so sorts last).
     fn cmp(&self, other: &Hand) -> Ordering {
-        let ((a, m), (b, n)) = (self.sorted(), other.sorted());
-        a[..m].cmp(&b[..n])
+        let differ = self.0 ^ other.0;
+        if differ == 0 {
+            return Ordering::Equal;
+        }
+        // The lowest value whose counts differ: its four bits and those above.
+        let at = differ.trailing_zeros() / 4 * 4;
+        let (mine, theirs) = ((self.0 >> at) & 0xF, (other.0 >> at) & 0xF);
+        let (more, fewer) = if mine > theirs {
+            (Ordering::Less, other.0)
+        } else {
+            (Ordering::Greater, self.0)
+        };
+        // Whether the hand with fewer cards of that value goes on above it.
+        if fewer >> at >> 4 != 0 {
+            more
+        } else {
+            more.reverse()
+        }
     }
 }
 
@@ -460,5 +481,39 @@ mod tests {
         hands.sort();
         let text: Vec<String> = hands.iter().map(Hand::to_string).collect();
         assert_eq!(text, ["1 1 2", "1 2", "1 10 13", "2"]);
+    }
+
+    /// The order on counts is the order of the ascending value lists, on
+    /// every pair of hands of one to three cards and of a spread of larger
+    /// ones (equal prefixes, one hand a prefix of the other, 13s, sixes).
+    #[test]
+    fn hands_sort_as_their_value_lists() {
+        let mut hands: Vec<Hand> = Vec::new();
+        for a in 1..=13u8 {
+            hands.push(Hand::from_values(&[a]));
+            for b in a..=13 {
+                hands.push(Hand::from_values(&[a, b]));
+                for c in b..=13 {
+                    hands.push(Hand::from_values(&[a, b, c]));
+                }
+            }
+        }
+        let mut x = 12_345u64;
+        for _ in 0..300 {
+            let mut values = Vec::new();
+            for _ in 0..4 + x % 3 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                values.push(1 + u8::try_from((x >> 33) % 13).unwrap());
+            }
+            hands.push(Hand::from_values(&values));
+        }
+        hands.push(Hand::from_values(&[13; 6]));
+        hands.push(Hand::from_values(&[1; 6]));
+        for &h in &hands {
+            for &g in &hands {
+                let ((a, m), (b, n)) = (h.sorted(), g.sorted());
+                assert_eq!(h.cmp(&g), a[..m].cmp(&b[..n]), "{h} against {g}");
+            }
+        }
     }
 }
