@@ -699,14 +699,18 @@ impl Analysis {
     /// (`max` no higher than the [screen](Analysis::screen), if any).
     pub fn prime_probabilities(&self, max: Value) -> BTreeMap<Value, Ratio> {
         debug_assert!(self.screen.is_none_or(|s| max <= Value::from(s)));
-        let mut out: BTreeMap<Value, Ratio> = BTreeMap::new();
+        // The deals that make each prime, summed exactly, then each over
+        // the deals in all: one fraction a prime, not one a hand.
+        let mut deals: BTreeMap<Value, u128> = BTreeMap::new();
         for h in &self.hands {
             for &p in h.primes.iter().take_while(|&&p| p <= max) {
-                let entry = out.entry(p).or_insert(Ratio::ZERO);
-                *entry = *entry + self.weight(h);
+                *deals.entry(p).or_default() += u128::from(h.deals);
             }
         }
-        out
+        deals
+            .into_iter()
+            .map(|(p, n)| (p, Ratio::new(n, u128::from(self.total_deals))))
+            .collect()
     }
 
     /// The highest prime any hand makes, with its hand and witness (the
