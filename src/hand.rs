@@ -182,18 +182,29 @@ impl Hand {
         (1..=MAX_CARD_VALUE).all(|v| self.count(v) <= other.count(v))
     }
 
-    /// Every non-empty sub-hand except the whole hand, each once.
+    /// Every non-empty sub-hand except the whole hand, each once, in the
+    /// order of choosing how many cards of each value to take, the lowest
+    /// value outermost (`1 2`: `2`, `1`, `1 2`). Splits and witnesses
+    /// point into this order, so it must not change.
     pub fn proper_sub_hands(self) -> Vec<Hand> {
-        let mut subs = vec![Hand(0)];
+        let total: usize = (1..=MAX_CARD_VALUE).map(|v| self.count(v) + 1).product();
+        let mut subs = vec![Hand(0); total];
+        // Each value multiplies the sub-hands so far: the one at `i` is
+        // replaced by its n + 1 choices at `i (n + 1)..`, written from the
+        // back so that none is overwritten before it is read.
+        let mut len = 1;
         for v in 1..=MAX_CARD_VALUE {
-            let n = self.count(v) as u64;
+            let n = self.count(v);
             if n == 0 {
                 continue;
             }
-            subs = subs
-                .iter()
-                .flat_map(|s| (0..=n).map(move |k| Hand(s.0 + (k << Self::shift(v)))))
-                .collect();
+            for i in (0..len).rev() {
+                let s = subs[i].0;
+                for k in (0..=n).rev() {
+                    subs[i * (n + 1) + k] = Hand(s + ((k as u64) << Self::shift(v)));
+                }
+            }
+            len *= n + 1;
         }
         subs.retain(|s| !s.is_empty() && *s != self);
         subs
@@ -452,6 +463,48 @@ mod tests {
         for s in h.proper_sub_hands() {
             assert!(s.is_within(h));
             assert_eq!(s.len() + h.minus(s).len(), 6);
+        }
+    }
+
+    /// The order the splits and witnesses point into: each value's choices
+    /// nested within the lower values' (the definition this one replaced,
+    /// a list built anew for each value).
+    #[test]
+    fn sub_hands_keep_their_order() {
+        let nested = |h: Hand| {
+            let mut subs = vec![Hand(0)];
+            for v in 1..=MAX_CARD_VALUE {
+                let n = h.count(v) as u64;
+                subs = subs
+                    .iter()
+                    .flat_map(|s| (0..=n).map(move |k| Hand(s.0 + (k << Hand::shift(v)))))
+                    .collect();
+            }
+            subs.retain(|s| !s.is_empty() && *s != h);
+            subs
+        };
+        assert_eq!(
+            Hand::from_values(&[1, 2]).proper_sub_hands(),
+            [Hand::from_values(&[2]), Hand::from_values(&[1]),]
+        );
+        let mut x = 99u64;
+        for size in 1..=MAX_CARDS {
+            for _ in 0..200 {
+                let values: Vec<u8> = (0..size)
+                    .map(|_| {
+                        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        1 + u8::try_from((x >> 33) % 13).unwrap()
+                    })
+                    .collect();
+                let h = Hand::from_values(&values);
+                assert_eq!(h.proper_sub_hands(), nested(h), "{h}");
+            }
+        }
+        for h in [
+            Hand::from_values(&[13; 6]),
+            Hand::from_values(&[1, 1, 1, 13, 13, 13]),
+        ] {
+            assert_eq!(h.proper_sub_hands(), nested(h), "{h}");
         }
     }
 
