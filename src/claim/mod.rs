@@ -162,6 +162,15 @@ mod tests {
         assert!(e("-3 + 5").message.contains("minus"));
         assert!(e("foo(3)").message.contains("unknown word"));
         assert!(e("6 + * 4").message.contains("found `*`"));
+        // A ten written as its card's name reads as the function T.
+        let ten = e("T+5+6");
+        assert_eq!(ten.column, 2);
+        assert!(
+            ten.message.contains("a ten is written 10"),
+            "{}",
+            ten.message
+        );
+        assert!(!e("tri+5").message.contains("ten"));
     }
 
     #[test]

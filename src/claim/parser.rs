@@ -151,7 +151,13 @@ impl Parser {
                 Ok(true)
             }
             Token::Func(func, symbol) => {
-                let (open, at) = self.open("after the function name")?;
+                // A player may write a ten as the card's name, T.
+                let what = if func == Func::Tri && symbol.eq_ignore_ascii_case("t") {
+                    "after T, the triangular number T(n) (in a claim a ten is written 10)"
+                } else {
+                    "after the function name"
+                };
+                let (open, at) = self.open(what)?;
                 let kind = Group::Func {
                     func,
                     symbol,
