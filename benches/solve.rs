@@ -112,11 +112,48 @@ fn four_cards_every_rule_all_values() -> usize {
 
 /// Every six-card hand `faces` deals.
 fn six_card_hands(faces: Faces) -> Vec<Hand> {
-    prime_solve::deck::deal(6, faces)
+    dealt(6, faces)
+}
+
+/// The hands of `k` cards that `faces` deals.
+fn dealt(k: usize, faces: Faces) -> Vec<Hand> {
+    prime_solve::deck::deal(k, faces)
         .0
         .iter()
         .map(|d| d.hand)
         .collect()
+}
+
+/// The 1,820 four-card hands `rank` deals under every house rule with any
+/// prime: every prime of each, with its witness, by the prime scan (the
+/// search that the four groups with T ! √ of `analyze --cards 4
+/// --all-rules` spend most of their time in).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn four_cards_every_rule_primes() -> usize {
+    let hands = dealt(4, Faces::Rank);
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    })
+    .unwrap();
+    hands
+        .iter()
+        .map(|&h| solver.solve_primes(h).unwrap().primes().len())
+        .sum()
+}
+
+/// The same hands' distinct values alone, by the value-only path: less
+/// work than the scan above, which must also see every value once.
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn four_cards_every_rule_value_sets() -> usize {
+    let hands = dealt(4, Faces::Rank);
+    let solver = Solver::new(Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    })
+    .unwrap();
+    let mut sets = solver.value_sets().unwrap();
+    hands.iter().map(|&h| sets.values(h).unwrap().len()).sum()
 }
 
 /// Full value tables (`Solver::solve(..).values()`) of every six-card hand
