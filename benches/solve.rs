@@ -124,18 +124,23 @@ fn dealt(k: usize, faces: Faces) -> Vec<Hand> {
         .collect()
 }
 
+/// The four-card hands `rank` deals, and a solver under every house rule
+/// with `rank` faces and any prime.
+fn four_cards_every_rule() -> (Vec<Hand>, Solver) {
+    let rules = Rules {
+        faces: Faces::Rank,
+        ..every_rule()
+    };
+    (dealt(4, Faces::Rank), Solver::new(rules).unwrap())
+}
+
 /// The 1,820 four-card hands `rank` deals under every house rule with any
 /// prime: every prime of each, with its witness, by the prime scan (the
 /// search that the four groups with T ! √ of `analyze --cards 4
 /// --all-rules` spend most of their time in).
 #[divan::bench(sample_count = 1, sample_size = 1)]
 fn four_cards_every_rule_primes() -> usize {
-    let hands = dealt(4, Faces::Rank);
-    let solver = Solver::new(Rules {
-        faces: Faces::Rank,
-        ..every_rule()
-    })
-    .unwrap();
+    let (hands, solver) = four_cards_every_rule();
     hands
         .iter()
         .map(|&h| solver.solve_primes(h).unwrap().primes().len())
@@ -146,12 +151,7 @@ fn four_cards_every_rule_primes() -> usize {
 /// work than the scan above, which must also see every value once.
 #[divan::bench(sample_count = 1, sample_size = 1)]
 fn four_cards_every_rule_value_sets() -> usize {
-    let hands = dealt(4, Faces::Rank);
-    let solver = Solver::new(Rules {
-        faces: Faces::Rank,
-        ..every_rule()
-    })
-    .unwrap();
+    let (hands, solver) = four_cards_every_rule();
     let mut sets = solver.value_sets().unwrap();
     hands.iter().map(|&h| sets.values(h).unwrap().len()).sum()
 }
