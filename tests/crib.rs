@@ -145,6 +145,12 @@ fn the_format_may_be_given_for_a_path_that_does_not_say_it() {
         "{}",
         &svg[..svg.len().min(80)]
     );
+    // The short forms every command's --out and --format have.
+    let short = prime_solve()
+        .args(["crib", "-o", "/dev/stdout", "-f", "svg"])
+        .assert()
+        .success();
+    assert_eq!(short.get_output().stdout, out.get_output().stdout);
     fails_with(
         prime_solve().args(["crib", "--out", "/dev/stdout"]),
         "cannot tell the format of /dev/stdout: end the file name in .pdf or .svg, or give --format",

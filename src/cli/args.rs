@@ -451,7 +451,9 @@ pub struct AnalyzeArgs {
     /// Go on past rule sets whose search does not fit the memory limit:
     /// they are listed as not done (in the index, and on stdout) and the
     /// others are written. The searches then run one after another, each
-    /// with the whole limit, so the same ones are skipped on every run.
+    /// with what the results before it leave of the limit; which fit is
+    /// decided by each search's projection before it starts, the same on
+    /// every run with the same limit and threads except near the limit.
     #[arg(long)]
     pub skip_refused: bool,
     /// Cards per hand (2-6).
@@ -741,10 +743,10 @@ pub enum PaperArg {
 pub struct CribArgs {
     /// The file to write: FILE.pdf or FILE.svg (written atomically), or
     /// any path with --format (/dev/stdout, a pipe).
-    #[arg(long, value_name = "FILE", required = true)]
+    #[arg(short, long, value_name = "FILE", required = true)]
     pub out: PathBuf,
     /// The format, where the file name does not end in .pdf or .svg.
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(short, long, value_enum, value_name = "FORMAT")]
     pub format: Option<CribFormat>,
     /// The paper size.
     #[arg(long, value_enum, default_value = "a4")]

@@ -135,6 +135,13 @@ pub fn text_width(text: &str, bold: bool) -> f32 {
 }
 
 /// The rules in words, for the page.
+/// How to read a cell, under the title on every page. Its Joker example
+/// holds number cards only, so that it reads the same under every faces.
+const LEGEND: [&str; 2] = [
+    "How to read it: the row is your two lower cards, the column the highest card. In each cell, on top in bold: the best (highest) prime;",
+    "below it: the quickest call, the prime with the simplest calculation. A Joker is the higher of the other two: 9 7 JK is read as 9 9 7.",
+];
+
 fn rules_text(a: &Analysis) -> Vec<String> {
     let r = &a.rules;
     let faces = match r.faces {
@@ -220,11 +227,7 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
             y += 8.6;
         }
         y += 3.0;
-        let legend = [
-            "How to read it: the row is your two lower cards, the column the highest card. In each cell, on top in bold: the best (highest) prime;",
-            "below it: the quickest call, the prime with the simplest calculation. A Joker is the higher of the other two: Q 7 JK is read as Q Q 7.",
-        ];
-        for line in legend {
+        for line in LEGEND {
             text(&mut m, left, y, 6.8, false, Anchor::Start, line.to_string());
             y += 8.6;
         }
@@ -488,8 +491,33 @@ fn grey_hex(grey: f32) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// The legend's Joker example is how the engine reads the hand, under
+    /// every faces (it once named a queen, which counts 5 under `five`).
+    #[test]
+    fn the_legend_reads_a_joker_as_the_engine_does() {
+        let sentence = super::LEGEND[1]
+            .split("A Joker is the higher of the other two: ")
+            .nth(1)
+            .expect("the Joker sentence");
+        let (hand, read) = sentence
+            .trim_end_matches('.')
+            .split_once(" is read as ")
+            .expect("an example");
+        let cards =
+            |s: &str| -> Vec<Card> { s.split(' ').map(|t| Card::parse(t).unwrap()).collect() };
+        for faces in Faces::ALL {
+            assert_eq!(
+                Hand::from_cards(&cards(hand), faces).unwrap(),
+                Hand::from_cards(&cards(read), faces).unwrap(),
+                "{hand} under {faces:?}"
+            );
+        }
+    }
+
     use super::*;
     use crate::analysis::analyze;
+    use crate::card::Card;
     use crate::rules::Rules;
 
     /// Every text in the grid fits its cell, and rows never go below the
