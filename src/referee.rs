@@ -358,6 +358,9 @@ fn undefined_binary(op: BinOp, symbol: &str, a: Value, b: Value) -> String {
         BinOp::Div if b == 0 => format!("{shown}: division by zero"),
         BinOp::Div => format!("{shown} is not exact: {} is not an integer", fraction(a, b)),
         BinOp::Pow if a == 0 && b == 0 => format!("{shown} is undefined"),
+        // 1^(−1) = 1 and (−1)^(−1) = −1 are whole, and 0^(−1) has no value:
+        // what they break is the rule itself (exponents of 0 or more).
+        BinOp::Pow if a.abs() <= 1 => format!("{shown}: powers take exponents of 0 or more"),
         BinOp::Pow => format!("{shown}: a negative power is a fraction"),
         BinOp::Root if b < 2 => format!("{shown}: a root's degree must be at least 2"),
         BinOp::Root if a < 0 => format!("{shown}: no root of a negative number"),
@@ -550,6 +553,18 @@ mod tests {
         assert_eq!(
             fault(&[1, 2, 3], "2 ** (1 - 3)", &p),
             "2**(−2): a negative power is a fraction"
+        );
+        assert_eq!(
+            fault(&[1, 2, 3], "1 ** (2 - 3)", &p),
+            "1**(−1): powers take exponents of 0 or more"
+        );
+        assert_eq!(
+            fault(&[2, 2, 3, 3], "(2 - 3) ** (2 - 3)", &p),
+            "(−1)**(−1): powers take exponents of 0 or more"
+        );
+        assert_eq!(
+            fault(&[2, 2, 2, 3], "(2 - 2) ** (2 - 3)", &p),
+            "0**(−1): powers take exponents of 0 or more"
         );
         assert!(fault(&[2, 3, 13], "3 ** (13 ** 2)", &p).starts_with("3**169 goes beyond"));
         assert_eq!(

@@ -743,3 +743,37 @@ fn query_values_are_the_full_tables_values_in_text_and_json() {
         .collect();
     assert_eq!(listed, full);
 }
+
+/// The examples of docs/rules.md §5 and §9 are what `query` prints: the
+/// tie between equally simple witnesses goes by the documented split
+/// order, and + and × write the operand order that needs fewer brackets,
+/// else the larger operand first.
+#[test]
+fn the_rules_documents_witness_examples_are_printed() {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["query", "2", "5", "9", "--brackets", "full"],
+            "2 = (9 − 2) − 5",
+        ),
+        (
+            &["query", "5", "6", "8", "--functions", "tri"],
+            "97 = T(8 + 5) + 6",
+        ),
+        (
+            &["query", "2", "3", "6", "--brackets", "full"],
+            "11 = (3 + 2) + 6",
+        ),
+        (&["query", "4", "6", "8"], "3 = (6 × 4) ÷ 8"),
+    ];
+    for (args, line) in cases {
+        let witness = line.split_once(" = ").unwrap().1;
+        assert!(rules.contains(witness), "docs/rules.md lost `{witness}`");
+        prime_solve()
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!("{line}\n")));
+    }
+}
