@@ -91,6 +91,10 @@ pub struct HandResult {
     /// or more under a ceiling, so that a rule set reads the same whatever
     /// search it shared.
     pub pruned: Option<u64>,
+    /// Whether something cut off at the bound could have led to a prime
+    /// beyond those found ([`crate::engine::Solution::bound_may_hide_primes`]);
+    /// `None` where `pruned` is.
+    pub bound_may_hide: Option<bool>,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
 }
@@ -565,11 +569,9 @@ fn solve(
     let found = solution.primes();
     // From five cards on, a rule set with a ceiling does not report them,
     // whichever search its group shares (`HandResult::pruned`).
-    let pruned = |m: &Member| {
-        solution
-            .pruned()
-            .filter(|_| hand.len() <= COUNTED_UP_TO || m.rules.max_prime.is_none())
-    };
+    let counted = |m: &Member| hand.len() <= COUNTED_UP_TO || m.rules.max_prime.is_none();
+    let pruned = |m: &Member| solution.pruned().filter(|_| counted(m));
+    let bound_may_hide = |m: &Member| solution.bound_may_hide_primes().filter(|_| counted(m));
     // Every value the hand makes, searched at most once: for a hand that
     // fails, and for one that makes at most one prime below a screen.
     let mut full: Option<Solution<'_>> = None;
@@ -591,6 +593,7 @@ fn solve(
                 highest: None,
                 simplest: None,
                 pruned: pruned(&m),
+                bound_may_hide: bound_may_hide(&m),
                 values: Vec::new(),
             });
             continue;
@@ -625,6 +628,7 @@ fn solve(
             highest: every.last().map(|&p| witnessed(from, p)),
             simplest: from.quickest(&every).map(|p| witnessed(from, p)),
             pruned: pruned(&m),
+            bound_may_hide: bound_may_hide(&m),
             primes: listed,
             values,
         });
@@ -732,10 +736,20 @@ impl Analysis {
             )
     }
 
-    /// Whether the value bound, not the game, sets the highest prime: any
-    /// prime counts, and some values went beyond the bound unfollowed.
+    /// Whether the value bound, not the game, may set the highest prime:
+    /// any prime counts, and some value cut off at the bound could have
+    /// led to a prime beyond those found.
     pub fn highest_set_by_bound(&self) -> bool {
-        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.pruned > Some(0))
+        self.rules.max_prime.is_none() && self.hands.iter().any(|h| h.bound_may_hide == Some(true))
+    }
+
+    /// Whether the highest prime found is the highest these rules make:
+    /// any prime counts, every hand was searched to the end, and nothing
+    /// cut off at the bound could have led further.
+    pub fn highest_is_the_games(&self) -> bool {
+        self.rules.max_prime.is_none()
+            && self.counted()
+            && self.hands.iter().all(|h| h.bound_may_hide == Some(false))
     }
 
     /// The value bound in words: `2^64 − 1` by default.

@@ -3,5 +3,37 @@
 mod cli;
 
 fn main() -> std::process::ExitCode {
+    one_arena_under_an_address_space_limit();
     cli::run()
 }
+
+/// Under `ulimit -v`, glibc's malloc would give threads arenas of their
+/// own, each reserving 64 MiB of address space (128 MiB while it is laid
+/// out) that the memory budget cannot see: two worker threads under
+/// `ulimit -v 200000` then found no room for a 32-byte allocation and the
+/// process aborted. Where the address space is limited, every thread
+/// shares the main arena instead (a lock shared by the threads; without
+/// a limit nothing changes).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(
+    unsafe_code,
+    reason = "one call of glibc's mallopt, before any other thread exists"
+)]
+fn one_arena_under_an_address_space_limit() {
+    use std::ffi::c_int;
+    unsafe extern "C" {
+        fn mallopt(param: c_int, value: c_int) -> c_int;
+    }
+    /// glibc's `M_ARENA_MAX` (malloc.h).
+    const M_ARENA_MAX: c_int = -8;
+    if prime_solve::engine::address_space_limit().is_some() {
+        // SAFETY: mallopt only sets a parameter of the allocator; it is
+        // called first thing in `main`, while this is the only thread.
+        unsafe {
+            mallopt(M_ARENA_MAX, 1);
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn one_arena_under_an_address_space_limit() {}

@@ -220,11 +220,12 @@ impl Rules {
         }
         if !self.functions.is_empty() {
             let names: Vec<&str> = self.functions.iter().map(Func::notation).collect();
-            parts.push(format!(
-                "functions {} (at most {} nested)",
-                names.join(", "),
-                self.function_depth
-            ));
+            // Depth 1 allows T(3) but not T(3!).
+            let depth = match self.function_depth {
+                1 => "none applied to another".to_string(),
+                d => format!("up to {d} applied one to another"),
+            };
+            parts.push(format!("functions {} ({depth})", names.join(", ")));
         }
         parts.push(match self.max_prime {
             None => "any prime".into(),

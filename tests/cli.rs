@@ -543,7 +543,10 @@ fn all_rules_applies_the_function_depth_to_every_rule_set() {
     );
     let summary =
         std::fs::read_to_string(dir.path().join("five-tri-depth2-2cards/summary.md")).unwrap();
-    assert!(summary.contains("(at most 2 nested)"), "{summary}");
+    assert!(
+        summary.contains("(up to 2 applied one to another)"),
+        "{summary}"
+    );
     // Without --all-rules the depth still needs functions.
     fails_with(
         prime_solve().args(["analyze", "--function-depth", "2", "--cards", "2"]),
@@ -776,4 +779,31 @@ fn the_rules_documents_witness_examples_are_printed() {
             .success()
             .stdout(predicate::str::contains(format!("{line}\n")));
     }
+}
+
+/// Without a command, one line naming them (not the whole help) and exit 2.
+#[test]
+fn no_command_is_one_line() {
+    for args in [&[][..], &["--"][..]] {
+        let out = prime_solve().args(args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("a command is needed: query, check, analyze"),
+            "{stderr}"
+        );
+    }
+}
+
+/// A claim nested deeper than any --function-depth allows is not told to
+/// use a depth the option refuses.
+#[test]
+fn a_depth_past_the_options_range_is_not_suggested() {
+    prime_solve()
+        .args(["check", "2", "3", "6", "T(T(T(T(6))))+2+3"])
+        .args(["--functions", "tri", "--function-depth", "3"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("no --function-depth allows it"))
+        .stdout(predicate::str::contains("--function-depth 4").not());
 }

@@ -318,6 +318,101 @@ fn values_beyond_the_bound_are_pruned_and_counted() {
     );
 }
 
+/// `Solution::bound_may_hide_primes` against the search itself: where it
+/// says nothing cut off at a bound could have become a prime, the same
+/// search under the widest bound (2^64 − 1) finds exactly the same primes.
+/// Every three-card hand and every 23rd four-card one, under every
+/// combination of powers, juxtaposition and functions with any prime, at
+/// bounds of 50, 2,000 and 10^6.
+#[test]
+fn the_bound_hides_a_prime_only_where_it_says_it_may() {
+    let hands = sample_of_three_and_four(1, 23);
+    // (said no and held, with something cut off at the top; said yes; differed)
+    let (mut cleared, mut warned, mut differed) = (0, 0, 0);
+    for wide in every_combination()
+        .into_iter()
+        .filter(|r| r.max_prime.is_none())
+    {
+        let wide_solver = Solver::new(wide).unwrap();
+        let every: Vec<Vec<i128>> = hands
+            .iter()
+            .map(|&h| wide_solver.solve_primes(h).unwrap().primes())
+            .collect();
+        for max_value in [50, 2_000, 1_000_000] {
+            let solver = Solver::new(Rules { max_value, ..wide }).unwrap();
+            for (&h, every) in hands.iter().zip(&every) {
+                let s = solver.solve_primes(h).unwrap();
+                let may = s.bound_may_hide_primes().expect("counted");
+                if s.primes() != *every {
+                    differed += 1;
+                    assert!(
+                        may,
+                        "{h} under {wide:?} at {max_value}: a prime hidden, not said"
+                    );
+                }
+                if may {
+                    warned += 1;
+                } else if s.pruned() > Some(0) {
+                    cleared += 1;
+                }
+            }
+        }
+    }
+    // Each way out is taken, and the rule clears hands where something was
+    // cut off (not only those where nothing was).
+    assert!(
+        cleared > 100 && warned > 100 && differed > 100,
+        "{cleared} {warned} {differed}"
+    );
+    // √ brings back what the bound cut off: 11 = √(11^2) is the only way
+    // to 11 from 2 and J (11), and 11^2 passes a bound of 100, while no sum
+    // of the two cards does.
+    let sqrt = Rules {
+        faces: Faces::Rank,
+        powers: true,
+        functions: Functions {
+            sqrt: true,
+            ..Functions::NONE
+        },
+        max_prime: None,
+        ..Rules::default()
+    };
+    let h = Hand::from_values(&[2, 11]);
+    let wide = Solver::new(sqrt).unwrap();
+    let wide = wide.solve_primes(h).unwrap();
+    let cut = Solver::new(Rules {
+        max_value: 100,
+        ..sqrt
+    })
+    .unwrap();
+    let cut = cut.solve_primes(h).unwrap();
+    assert!(wide.primes().contains(&11) && !cut.primes().contains(&11));
+    assert_eq!(wide.bound_may_hide_primes(), Some(false));
+    assert_eq!(cut.bound_may_hide_primes(), Some(true));
+}
+
+/// A search that does not count what goes beyond the bound cannot say
+/// whether the bound hid a prime.
+#[test]
+fn an_uncounted_search_does_not_say_whether_the_bound_hid_a_prime() {
+    let rules = Rules {
+        powers: true,
+        max_prime: None,
+        ..Rules::default()
+    };
+    let h = Hand::from_values(&[2, 3, 6, 7, 9]);
+    let counted = Solver::new(rules).unwrap();
+    assert_eq!(
+        counted.solve_primes(h).unwrap().bound_may_hide_primes(),
+        Some(true)
+    );
+    let uncounted = Solver::new(rules).unwrap().without_pruned_counts();
+    assert_eq!(
+        uncounted.solve_primes(h).unwrap().bound_may_hide_primes(),
+        None
+    );
+}
+
 #[test]
 fn a_search_too_large_is_refused_not_run_out_of_memory() {
     let rules = Rules {

@@ -97,6 +97,58 @@ fn a_small_address_space_still_answers_small_requests() {
     refused(&out, "raise --memory-limit");
 }
 
+/// Threads under `ulimit -v` share one allocator arena: with one each,
+/// glibc reserved 64-128 MiB of address space a thread behind the
+/// budget's back, and two worker threads under 200 MB aborted on a
+/// 32-byte allocation about one run in two.
+#[test]
+fn worker_threads_under_a_small_address_space_do_not_abort() {
+    for _ in 0..6 {
+        let dir = tempfile::tempdir().unwrap();
+        let out = under_ulimit(
+            200_000,
+            &format!(
+                "analyze -q -j2 --cards 5 --powers --summaries-only -o {}",
+                dir.path().join("r").display()
+            ),
+        );
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+    }
+}
+
+/// Below the least address space the program runs in, every command is
+/// refused in one line before it starts a thread; just above it, every
+/// command runs, the commands without `--threads` on as many threads as
+/// the budget has room for (64 asked for here, one fits).
+#[test]
+fn the_least_address_space_is_refused_in_one_line_and_above_it_all_run() {
+    for command in [
+        "query 4 6 8",
+        "check 4 6 8 6*4/8",
+        "table",
+        "analyze -q -j1",
+    ] {
+        let out = under_ulimit(12_000, command);
+        refused(
+            &out,
+            "is too small to start; prime-solve needs at least 48 MiB",
+        );
+    }
+    let bin = assert_cmd::cargo::cargo_bin("prime-solve");
+    for command in ["query 4 6 8", "table", "crib -f svg -o /dev/null"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 49152 && exec {} {command}",
+                bin.display()
+            ))
+            .env("RAYON_NUM_THREADS", "64")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}: {out:?}");
+    }
+}
+
 #[test]
 fn the_value_only_path_is_refused_by_the_machine_not_aborted() {
     // `--values` goes through the value-only path, whose every allocation

@@ -721,6 +721,8 @@ pub struct PracticeArgs {
     pub output: OutputArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
+    #[command(flatten)]
+    pub memory: MemoryArgs,
 }
 
 /// A time in seconds, more than 0 and at most a day.

@@ -78,7 +78,14 @@ pub fn for_fault(fault: &Fault) -> String {
             HouseRule::Powers => " (use --powers)".into(),
             HouseRule::Juxtapose => " (use --juxtapose)".into(),
             HouseRule::Function(f) => format!(" (use --functions {})", f.name()),
-            HouseRule::Depth(d) => format!(" (use --function-depth {d})"),
+            HouseRule::Depth(d) if *d <= prime_solve::rules::MAX_FUNCTION_DEPTH => {
+                format!(" (use --function-depth {d})")
+            }
+            HouseRule::Depth(_) => format!(
+                " (no --function-depth allows it: at most {} functions may be applied one \
+                 to another)",
+                prime_solve::rules::MAX_FUNCTION_DEPTH
+            ),
         },
         Fault::AboveCeiling { .. } => " (use --high-primes to allow it)".into(),
         _ => String::new(),

@@ -25,7 +25,7 @@ use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::echo::echo;
-use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD};
+use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD, address_space_limit};
 use prime_solve::words::plural;
 
 impl Command {
@@ -39,10 +39,8 @@ impl Command {
             Command::Advise(a) => Some(&a.memory),
             Command::Crib(a) => Some(&a.memory),
             Command::Play(a) => Some(&a.memory),
-            Command::Check(_)
-            | Command::Practice(_)
-            | Command::Completions(_)
-            | Command::Man(_) => None,
+            Command::Practice(a) => Some(&a.memory),
+            Command::Check(_) | Command::Completions(_) | Command::Man(_) => None,
         }
     }
 
@@ -65,6 +63,17 @@ pub enum Verdict {
 }
 
 pub fn run() -> ExitCode {
+    // Refused before anything else starts (a thread, the signal handler):
+    // below this the program itself does not fit.
+    if let Some(limit) = address_space_limit().filter(|&l| l < MIN_ADDRESS_SPACE) {
+        say(&format!(
+            "prime-solve: the address space limit (ulimit -v) of {} is too small to start; \
+             prime-solve needs at least {}",
+            Bytes(limit),
+            Bytes(MIN_ADDRESS_SPACE)
+        ));
+        return ExitCode::from(2);
+    }
     clean_up_on_signals();
     let argv = match args::positionals_last(std::env::args_os().collect()) {
         Ok(argv) => argv,
@@ -81,6 +90,21 @@ pub fn run() -> ExitCode {
         && let Err(err) = env_threads()
     {
         say(&format!("prime-solve: {err}"));
+        return ExitCode::from(2);
+    }
+    // The commands without a pool of their own work on rayon's global
+    // one, started here with as many threads as the budget has room for
+    // (at least one), so that it never fails to start halfway.
+    let own_pool = matches!(
+        cli.command,
+        Command::Analyze(_)
+            | Command::Simulate(_)
+            | Command::Advise(_)
+            | Command::Completions(_)
+            | Command::Man(_)
+    );
+    if !own_pool && let Err(err) = global_pool() {
+        say(&format!("prime-solve: {err:#}"));
         return ExitCode::from(2);
     }
     let result = match cli.command {
@@ -149,11 +173,23 @@ fn man(command: Option<&str>) -> anyhow::Result<Verdict> {
 
 /// Clap's message folded into one line; help and version print as usual.
 fn usage_error(err: &clap::Error) -> ExitCode {
+    // No command at all (`prime-solve`, `prime-solve --`): one line naming
+    // them, as for any other usage error, not the whole help.
+    if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let names: Vec<String> = Cli::command()
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .map(|c| c.get_name().to_string())
+            .collect();
+        say(&format!(
+            "prime-solve: a command is needed: {} (see --help)",
+            names.join(", ")
+        ));
+        return ExitCode::from(2);
+    }
     if matches!(
         err.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
     ) {
         // Help that cannot be written (a full disk, `>/dev/full`) is a
         // failure; a reader that stopped early (`| head`) is not.
@@ -169,11 +205,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
             }
             _ => {}
         }
-        return if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-            ExitCode::from(2)
-        } else {
-            ExitCode::SUCCESS
-        };
+        return ExitCode::SUCCESS;
     }
     say(&format!(
         "prime-solve: {} (see --help)",
@@ -347,6 +379,28 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
         pool,
         _reserved: reserved,
     })
+}
+
+/// The least address space (`ulimit -v`) the program starts in: the
+/// least whose budget ([`prime_solve::engine::default_limit`]) has room
+/// for one worker thread ([`PER_THREAD`]), which every command needs.
+/// (Below about 20 MiB the program could not even start its threads.)
+const MIN_ADDRESS_SPACE: u64 = 48 << 20;
+
+/// Starts rayon's global pool for a command that takes no `--threads`:
+/// as many workers as `RAYON_NUM_THREADS` or the cores ask for, but no
+/// more than the budget would have room for at [`PER_THREAD`] each (these
+/// commands are not charged for them), and at least one; started here,
+/// so that a pool that cannot start is an error, not a panic halfway.
+fn global_pool() -> anyhow::Result<()> {
+    let wanted = env_threads()?
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
+    let budget = Budget::process();
+    let room = budget.limit().saturating_sub(budget.used()) / PER_THREAD;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(usize::try_from(wanted.min(room).max(1)).unwrap_or(1))
+        .build_global()
+        .context("cannot start worker threads")
 }
 
 /// The worker threads `RAYON_NUM_THREADS` asks for, as rayon reads it

@@ -199,12 +199,18 @@ impl Drop for Charge {
 /// allocator's own reservations. 4 GiB where neither can be read.
 pub fn default_limit() -> u64 {
     let physical = read_proc("/proc/meminfo", "MemTotal:").map(|kib| kib * 1024);
-    let address_space = read_proc("/proc/self/limits", "Max address space");
+    let address_space = address_space_limit();
     let from_physical = physical.map_or(4 << 30, |p| p / 2);
     match address_space {
         Some(limit) => from_physical.min(limit_within(limit)),
         None => from_physical,
     }
+}
+
+/// The limit on this process's address space (`ulimit -v`), in bytes;
+/// `None` when there is none.
+pub fn address_space_limit() -> Option<u64> {
+    read_proc("/proc/self/limits", "Max address space")
 }
 
 /// The budget within an address space of `bytes`: 70% of what is left

@@ -31,7 +31,9 @@ use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::rules::Rules;
 use crate::rules::RulesError;
-pub use budget::{Budget, Bytes, Charge, PER_THREAD, apart, default_limit, parse_size};
+pub use budget::{
+    Budget, Bytes, Charge, PER_THREAD, address_space_limit, apart, default_limit, parse_size,
+};
 pub use table::Table;
 use table::{Build, How, Layer};
 pub use values::{HandValues, ValueSets};
@@ -979,6 +981,68 @@ impl Solution<'_> {
         subs.push(self.hand);
         self.counted
             .then(|| subs.iter().map(|&s| self.table(s).pruned).sum())
+    }
+
+    /// Whether a prime the search did not find may lie beyond the value
+    /// bound: whether anything it cut off at the bound could, with a larger
+    /// bound, have led to a prime it does not list. `None` when the
+    /// operations beyond the bound were not counted.
+    ///
+    /// Where nothing was cut off below the top (no sub-hand's table pruned
+    /// anything), only the top's own results were cut off, and of those
+    /// only a sum or difference can be prime: a product of two values
+    /// beyond the bound has two factors above 1, a power `x^y` beyond it
+    /// has `|x| ≥ 2` and `y ≥ 2`, T(n) is prime only at 2 and n! only at 2.
+    /// So the answer is no unless a split's two largest magnitudes add up
+    /// past the bound, a square root could bring a value cut off back
+    /// within it (√ of a prime's square), or the cards juxtaposed pass it.
+    pub fn bound_may_hide_primes(&self) -> Option<bool> {
+        if !self.counted {
+            return None;
+        }
+        let below = self
+            .hand
+            .proper_sub_hands()
+            .iter()
+            .any(|&s| self.table(s).pruned > 0);
+        if below {
+            return Some(true);
+        }
+        if self.table(self.hand).pruned == 0 {
+            return Some(false);
+        }
+        let rules = &self.solver.rules;
+        let bound = u128::from(rules.max_value);
+        // T(2) = 3 and 2! = 2 are the prime results of T and !, cut off
+        // only by a bound below 3.
+        if rules.functions.contains(Func::Sqrt) || bound < 3 {
+            return Some(true);
+        }
+        // The longest juxtaposition: every card's digits side by side.
+        let digits: u32 = self
+            .hand
+            .values()
+            .iter()
+            .map(|&v| if v >= 10 { 2 } else { 1 })
+            .sum();
+        if rules.juxtapose && 10u128.pow(digits) - 1 > bound {
+            return Some(true);
+        }
+        // Every value of a full table lies within the bound, sorted.
+        let largest = |h: Hand| -> u128 {
+            let v = &self.table(h).merged.values;
+            let ends = [v.first(), v.last()];
+            ends.iter()
+                .flatten()
+                .map(|v| v.unsigned_abs())
+                .max()
+                .unwrap_or(0)
+        };
+        Some(
+            table::splits(self.hand)
+                .iter()
+                .any(|s| largest(s.x) + largest(s.y) > bound),
+        )
     }
 
     /// The quickest call among `primes`: the one whose witness is simplest,

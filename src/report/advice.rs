@@ -351,7 +351,11 @@ fn details(a: &Advice, style: Style, out: &mut String) {
             ))
         })
         .collect();
-    let _ = writeln!(out, "- Hardest hands: {}.\n", hardest.join("; "));
+    let _ = writeln!(
+        out,
+        "- Hardest hands (heaviest quickest call, then fewest primes): {}.\n",
+        hardest.join("; ")
+    );
     let _ = writeln!(
         out,
         "| line-up | combinations changed | median turns, as written → with | ties | nobody called | wins by seat, with the rule |"

@@ -232,6 +232,8 @@ pub fn grid(a: &Analysis) -> String {
                 "the value bound: each prime shown is",
                 "the highest below the bound",
                 &bound,
+                "Some values cut off there could have",
+                "led to a larger prime.",
                 "",
             ]);
         }

@@ -98,8 +98,10 @@ fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) ->
         writeln!(
             out,
             "† The highest prime *below the value bound* ({}): with any prime allowed, \
-             some values pass the bound and are not followed, so here the bound, not the \
-             game, sets the highest prime.",
+             some values pass the bound and are not followed, and some of those could have \
+             led to a larger prime, so here the bound, not the game, may set the highest \
+             prime. Without †, a rule set with any prime shows the highest prime its rules \
+             make: nothing cut off at the bound could have led further.",
             bound
         )?;
     }

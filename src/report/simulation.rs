@@ -376,7 +376,9 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             out,
             "- **Three equal experts, rules as written, endgame `{}`: does the game end?** \
              {} of {} games end within {}, in a median of {}; {} of all turns come after \
-             the first player is out. {} ({} / {} / {}).",
+             the first player is out. {} ({} / {} / {}). The rules do not say what happens \
+             once a player is out: the endgame is this tool's reading of them, and the \
+             next answer shows how much the choice matters.",
             sim.endgame.name(),
             s.finished,
             s.games,

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use crate::analysis::Analysis;
 use crate::arith::Value;
 use crate::expr::Style;
+use crate::prime::is_prime;
 use crate::ratio::Ratio;
 use crate::report::{grid, index, list, plot};
 use crate::rules::DEFAULT_MAX_PRIME;
@@ -55,7 +56,7 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
         writeln!(out)?;
         writeln!(out, "| hand | probability | values it can make |")?;
         writeln!(out, "|---|---|---|")?;
-        for h in failing {
+        for h in &failing {
             writeln!(
                 out,
                 "| {} | {} | {} |",
@@ -63,6 +64,30 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
                 a.weight(h).probability(),
                 list(&h.values)
             )?;
+        }
+        // A failing hand can make a prime the ceiling leaves out.
+        if let Some(ceiling) = a.rules.max_prime {
+            let mut over: Vec<Value> = failing
+                .iter()
+                .flat_map(|h| h.values.iter().copied())
+                .filter(|&v| v > Value::from(ceiling) && is_prime(v))
+                .collect();
+            over.sort_unstable();
+            over.dedup();
+            if !over.is_empty() {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "{} {} prime but above the ceiling of {ceiling}, so {} not count.",
+                    list(&over),
+                    if over.len() == 1 { "is" } else { "are" },
+                    if over.len() == 1 {
+                        "it does"
+                    } else {
+                        "they do"
+                    },
+                )?;
+            }
         }
     }
     writeln!(out)?;
@@ -144,8 +169,19 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
                 writeln!(
                     out,
                     "This is the highest prime *below the value bound* ({}): any prime \
-                     counts, but values beyond the bound are not followed, so the bound, \
-                     not the game, sets it.",
+                     counts, but values beyond the bound are not followed, and some of \
+                     those could have led to a larger prime, so the bound, not the game, \
+                     may set it.",
+                    a.bound()
+                )?;
+            } else if a.highest_is_the_games() {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "Any prime counts, and nothing beyond the value bound ({}) could have \
+                     led to a larger prime (a product, power, T(n) or n! past it is never \
+                     prime, and no sum or difference could pass it), so this is the \
+                     highest prime these rules make.",
                     a.bound()
                 )?;
             }
