@@ -132,6 +132,21 @@ fn hard_hands_are_hard() {
     }
 }
 
+/// Where no hand is hard, `--hard` is refused in one line at once (it
+/// dealt an easy hand after 10,000 solved deals, a minute under deep
+/// functions, while saying "hard hands only").
+#[test]
+fn hard_hands_where_there_are_none_are_refused() {
+    let s = script("1000 pass\n");
+    fails_with(
+        prime_solve()
+            .args(["practice", "--seed", "1", "--rounds", "1", "--hard"])
+            .args(["--juxtapose", "--functions", "tri", "--script"])
+            .arg(s.path()),
+        "no hand is hard under these rules: every one of the 220 hands",
+    );
+}
+
 #[test]
 fn the_history_is_appended_and_summed_up() {
     let dir = tempfile::tempdir().unwrap();

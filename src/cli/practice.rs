@@ -8,12 +8,13 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use prime_solve::Card;
+use prime_solve::analysis::Difficulty;
 use prime_solve::echo::echo;
 use prime_solve::engine::Solver;
 use prime_solve::game::Rng;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
 use prime_solve::words::plural;
-use prime_solve::{Faces, Rules, Value};
+use prime_solve::{Faces, Hand, Rules, Value};
 
 use super::args::{Format, PracticeArgs};
 use super::term::{self, Line, Scripted};
@@ -117,6 +118,10 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
     let colour = !json && term::colour();
     let limit = args.time_limit.map(Duration::from_secs_f64);
     let k = usize::from(args.cards);
+    // The first hand is dealt before anything is printed, so that a
+    // `--hard` no hand can meet is refused in one line.
+    let mut judged = args.hard.then(|| Judged::new(k, rules.faces));
+    let mut first = Some(deal_round(&solver, k, judged.as_mut(), &mut rng)?);
     if !json {
         let mut intro = format!(
             "Practice: {} under {rules}{}, seed {seed}.\n",
@@ -128,7 +133,10 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
     }
     let mut rounds: Vec<Round> = Vec::new();
     'drill: for n in 1..=args.rounds {
-        let (cards, answers) = deal_round(&solver, k, args.hard, &mut rng)?;
+        let (cards, answers) = match first.take() {
+            Some(dealt) => dealt,
+            None => deal_round(&solver, k, judged.as_mut(), &mut rng)?,
+        };
         if !json {
             print(&format!(
                 "\nHand {n} of {}:  {}\n",
@@ -209,23 +217,60 @@ fn clock_seed() -> u64 {
         % 1_000_000
 }
 
-/// Deals a hand (with `hard`, the first hard one of up to 10,000 deals).
+/// Which hands `--hard` has judged, so that each is solved once however
+/// often it comes up, and how many different hands the pack deals.
+struct Judged {
+    hard: rustc_hash::FxHashMap<Hand, bool>,
+    hands: usize,
+}
+
+impl Judged {
+    fn new(k: usize, faces: Faces) -> Judged {
+        Judged {
+            hard: rustc_hash::FxHashMap::default(),
+            hands: prime_solve::deck::deal(k, faces).0.len(),
+        }
+    }
+}
+
+/// Deals a hand; with `hard`, the first hard one. Refused where no hand
+/// is hard (every hand the pack deals judged), or none came up in
+/// 10,000 deals.
 fn deal_round(
     solver: &Solver,
     k: usize,
-    hard: bool,
+    hard: Option<&mut Judged>,
     rng: &mut Rng,
 ) -> Result<(Vec<Card>, Answers)> {
     let faces = solver.rules().faces;
-    let mut tries = 0;
-    loop {
+    let Some(judged) = hard else {
         let (cards, hand) = deal(k, faces, rng);
-        let answers = Answers::of(solver, hand)?;
-        tries += 1;
-        if !hard || answers.is_hard() || tries >= 10_000 {
-            return Ok((cards, answers));
+        return Ok((cards, Answers::of(solver, hand)?));
+    };
+    for _ in 0..10_000 {
+        let (cards, hand) = deal(k, faces, rng);
+        let is_hard = match judged.hard.get(&hand) {
+            Some(&h) => h,
+            None => {
+                let h = Answers::of(solver, hand)?.is_hard();
+                judged.hard.insert(hand, h);
+                h
+            }
+        };
+        if is_hard {
+            return Ok((cards, Answers::of(solver, hand)?));
+        }
+        if judged.hard.len() == judged.hands {
+            anyhow::bail!(
+                "no hand is hard under these rules: every one of the {} hands makes more than \
+                 {} primes, the quickest weighing less than {}; drop --hard",
+                judged.hands,
+                Difficulty::HARD_PRIMES,
+                Difficulty::HARD_WEIGHT
+            );
         }
     }
+    anyhow::bail!("no hard hand came up in 10,000 deals; drop --hard")
 }
 
 fn show_cards(cards: &[Card], ascii: bool) -> String {
