@@ -120,6 +120,18 @@ pub fn verdict(a: &Advice) -> String {
         e.mean_weight[0].decimal(2),
         e.mean_weight[1].decimal(2)
     );
+    // How much the rule can matter under the faces it was played with: a
+    // prime above 97 is within reach only where the highest prime changes.
+    let reach = format!(
+        " Under the rules as written a prime above 97 is within reach (the highest prime \
+         changes) on {} of deals{}.",
+        share(e.highest_changed, e),
+        if e.highest_changed * 20 < e.deals {
+            ", under one in twenty: the rule is seldom in play at all"
+        } else {
+            ""
+        }
+    );
     match a.rule.remark {
         Remark::HighPrimes => match ignorer(a) {
             Some((w, Third::Below)) => format!(
@@ -130,7 +142,7 @@ pub fn verdict(a: &Advice) -> String {
             Some((w, Third::Within)) => format!(
                 "**Not borne out at this precision.** A player who does not know three-figure \
                  primes wins {w} of games against two who do: a third lies within the 95% \
-                 interval. {equals}"
+                 interval. {equals}{reach}"
             ),
             Some((w, Third::Above)) => format!(
                 "**Contradicted by the models.** A player who does not know three-figure \
