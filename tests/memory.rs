@@ -131,8 +131,13 @@ fn the_least_address_space_is_refused_in_one_line_and_above_it_all_run() {
         let out = under_ulimit(12_000, command);
         refused(
             &out,
-            "is too small to start; prime-solve needs at least 48 MiB",
+            "(ulimit -v 12000) is too small to start; prime-solve needs at least ulimit -v 49152 (48 MiB)",
         );
+    }
+    // Just below, said in the KiB `ulimit -v` takes (in MiB both read 48).
+    for command in ["query 4 6 8", "table"] {
+        let out = under_ulimit(49_151, command);
+        refused(&out, "(ulimit -v 49151) is too small to start");
     }
     let bin = assert_cmd::cargo::cargo_bin("prime-solve");
     for command in ["query 4 6 8", "table", "crib -f svg -o /dev/null"] {

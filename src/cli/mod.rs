@@ -66,10 +66,12 @@ pub fn run() -> ExitCode {
     // Refused before anything else starts (a thread, the signal handler):
     // below this the program itself does not fit.
     if let Some(limit) = address_space_limit().filter(|&l| l < MIN_ADDRESS_SPACE) {
+        // In KiB, as `ulimit -v` takes it: in MiB, 49151 KiB reads as 48.
         say(&format!(
-            "prime-solve: the address space limit (ulimit -v) of {} is too small to start; \
-             prime-solve needs at least {}",
-            Bytes(limit),
+            "prime-solve: the address space limit (ulimit -v {}) is too small to start; \
+             prime-solve needs at least ulimit -v {} ({})",
+            limit >> 10,
+            MIN_ADDRESS_SPACE >> 10,
             Bytes(MIN_ADDRESS_SPACE)
         ));
         return ExitCode::from(2);
