@@ -75,15 +75,31 @@ fn the_hard_limit_stops_a_search_the_projection_let_through() {
 
 #[test]
 fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
-    // The budget allows 100 GiB, the address space 2 GB: the allocator
-    // refuses, and the message says the machine did, not the limit. (Every
-    // value of five cards under every rule, which this asked for until the
-    // value-only path, now fits in 2 GB.)
+    // The budget asked for is 100 GiB, the address space 2 GB: refused at
+    // once, with what the address space leaves. Before, the search ran
+    // with the budget the user gave, and a small allocation past the
+    // address space could abort (`analyze --all-rules -j4 --memory-limit
+    // 2G` under `ulimit -v 60000`, every run).
     let out = under_ulimit(
         2_000_000,
         &format!("query 3 5 7 9 11 13 {EVERY_RULE} --memory-limit 100G"),
     );
-    refused(&out, "the machine refused the search at");
+    refused(
+        &out,
+        "--memory-limit 100 GiB is more than the address space limit (ulimit -v 2000000) \
+         leaves for the search, 1.4 GiB",
+    );
+    for threads in ["-j1", "-j4"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = under_ulimit(
+            60_000,
+            &format!(
+                "analyze -q {threads} --all-rules --memory-limit 2G -o {}",
+                dir.path().join("r").display()
+            ),
+        );
+        refused(&out, "(ulimit -v 60000) leaves for the search, 29 MiB");
+    }
 }
 
 #[test]
@@ -155,15 +171,16 @@ fn the_least_address_space_is_refused_in_one_line_and_above_it_all_run() {
 }
 
 #[test]
-fn the_value_only_path_is_refused_by_the_machine_not_aborted() {
+fn the_value_only_path_under_a_small_address_space_is_refused_not_aborted() {
     // `--values` goes through the value-only path, whose every allocation
-    // may be refused: under 650 MB it is, cleanly (it completes within
-    // 800 MB of address space).
+    // may be refused: under 650 MB, with the most budget that address
+    // space allows (317 MiB), it is, cleanly (it completes within 800 MB of
+    // address space).
     let out = under_ulimit(
         650_000,
-        &format!("query 3 5 7 9 11 {EVERY_RULE} --values --memory-limit 100G"),
+        &format!("query 3 5 7 9 11 {EVERY_RULE} --values --memory-limit 317M"),
     );
-    refused(&out, "the machine refused the search at");
+    refused(&out, "not enough memory: the search would need about");
 }
 
 #[test]

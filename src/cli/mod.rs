@@ -25,7 +25,7 @@ use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::echo::echo;
-use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD, address_space_limit};
+use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD, address_space_limit, most_limit};
 use prime_solve::words::plural;
 
 impl Command {
@@ -86,6 +86,18 @@ pub fn run() -> ExitCode {
         Err(err) => return usage_error(&err),
     };
     if let Some(limit) = cli.command.memory().and_then(|m| m.memory_limit) {
+        // Past what the address space leaves, a small allocation could
+        // fail before the budget says no: an abort, not a refusal.
+        if let Some(most) = most_limit().filter(|&most| limit > most) {
+            say(&format!(
+                "prime-solve: --memory-limit {} is more than the address space limit \
+                 (ulimit -v {}) leaves for the search, {}; give at most that, or raise ulimit -v",
+                Bytes(limit),
+                address_space_limit().unwrap_or(0) >> 10,
+                Bytes(most)
+            ));
+            return ExitCode::from(2);
+        }
         Budget::process().set_limit(limit);
     }
     if cli.command.threads().is_none()

@@ -218,7 +218,22 @@ pub fn address_space_limit() -> Option<u64> {
 /// where it is smaller than twice that (under `ulimit -v 300000` the
 /// reserve alone would leave nothing, and every request would be refused).
 fn limit_within(bytes: u64) -> u64 {
-    bytes.saturating_sub(ADDRESS_SPACE_RESERVE.min(bytes / 2)) / 10 * 7
+    most_within(bytes) / 10 * 7
+}
+
+/// The most a budget may be within an address space of `bytes`: what is
+/// left once [`ADDRESS_SPACE_RESERVE`] (or half of it, where that is
+/// smaller) is set aside for the program itself.
+fn most_within(bytes: u64) -> u64 {
+    bytes.saturating_sub(ADDRESS_SPACE_RESERVE.min(bytes / 2))
+}
+
+/// The most `--memory-limit` may ask for under this process's address
+/// space limit, if there is one: a larger budget would let the program
+/// run out of address space on an allocation too small to be refused
+/// cleanly (an abort), before the budget says no.
+pub fn most_limit() -> Option<u64> {
+    address_space_limit().map(most_within)
 }
 
 /// What the address space must keep beside the tables: the binary, the
