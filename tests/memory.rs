@@ -22,6 +22,14 @@ fn under_ulimit(kib: u64, args: &str) -> Output {
         .unwrap()
 }
 
+/// `analyze -q` with `flags` under an address space of `kib` KiB, its
+/// reports into a fresh temporary folder.
+fn analyze_under_ulimit(kib: u64, flags: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    under_ulimit(kib, &format!("analyze -q {flags} -o {}", out.display()))
+}
+
 /// The output of a clean refusal: exit 2 (no signal), one line on stderr
 /// that names the memory limit, nothing from the allocator.
 fn refused(out: &Output, needle: &str) {
@@ -90,14 +98,7 @@ fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
          leaves for the search, 1.4 GiB",
     );
     for threads in ["-j1", "-j4"] {
-        let dir = tempfile::tempdir().unwrap();
-        let out = under_ulimit(
-            60_000,
-            &format!(
-                "analyze -q {threads} --all-rules --memory-limit 2G -o {}",
-                dir.path().join("r").display()
-            ),
-        );
+        let out = analyze_under_ulimit(60_000, &format!("{threads} --all-rules --memory-limit 2G"));
         refused(&out, "(ulimit -v 60000) leaves for the search, 29 MiB");
     }
 }
@@ -120,14 +121,7 @@ fn a_small_address_space_still_answers_small_requests() {
 #[test]
 fn worker_threads_under_a_small_address_space_do_not_abort() {
     for _ in 0..6 {
-        let dir = tempfile::tempdir().unwrap();
-        let out = under_ulimit(
-            200_000,
-            &format!(
-                "analyze -q -j2 --cards 5 --powers --summaries-only -o {}",
-                dir.path().join("r").display()
-            ),
-        );
+        let out = analyze_under_ulimit(200_000, "-j2 --cards 5 --powers --summaries-only");
         assert_eq!(out.status.code(), Some(0), "{out:?}");
     }
 }
@@ -147,20 +141,20 @@ fn the_least_address_space_is_refused_in_one_line_and_above_it_all_run() {
         let out = under_ulimit(12_000, command);
         refused(
             &out,
-            "(ulimit -v 12000) is too small to start; prime-solve needs at least ulimit -v 49152 (48 MiB)",
+            "(ulimit -v 12000) is too small to start; prime-solve needs at least ulimit -v 47104 (46 MiB)",
         );
     }
     // Just below, said in the KiB `ulimit -v` takes (in MiB both read 48).
     for command in ["query 4 6 8", "table"] {
-        let out = under_ulimit(49_151, command);
-        refused(&out, "(ulimit -v 49151) is too small to start");
+        let out = under_ulimit(47_103, command);
+        refused(&out, "(ulimit -v 47103) is too small to start");
     }
     let bin = assert_cmd::cargo::cargo_bin("prime-solve");
     for command in ["query 4 6 8", "table", "crib -f svg -o /dev/null"] {
         let out = Command::new("sh")
             .arg("-c")
             .arg(format!(
-                "ulimit -v 49152 && exec {} {command}",
+                "ulimit -v 47104 && exec {} {command}",
                 bin.display()
             ))
             .env("RAYON_NUM_THREADS", "64")

@@ -25,7 +25,9 @@ use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::echo::echo;
-use prime_solve::engine::{Budget, Bytes, Charge, PER_THREAD, address_space_limit, most_limit};
+use prime_solve::engine::{
+    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_limit, most_within,
+};
 use prime_solve::words::plural;
 
 impl Command {
@@ -66,7 +68,7 @@ pub fn run() -> ExitCode {
     // Refused before anything else starts (a thread, the signal handler):
     // below this the program itself does not fit.
     if let Some(limit) = address_space_limit().filter(|&l| l < MIN_ADDRESS_SPACE) {
-        // In KiB, as `ulimit -v` takes it: in MiB, 49151 KiB reads as 48.
+        // In KiB, as `ulimit -v` takes it: in MiB, 47103 KiB reads as 46.
         say(&format!(
             "prime-solve: the address space limit (ulimit -v {}) is too small to start; \
              prime-solve needs at least ulimit -v {} ({})",
@@ -88,13 +90,15 @@ pub fn run() -> ExitCode {
     if let Some(limit) = cli.command.memory().and_then(|m| m.memory_limit) {
         // Past what the address space leaves, a small allocation could
         // fail before the budget says no: an abort, not a refusal.
-        if let Some(most) = most_limit().filter(|&most| limit > most) {
+        if let Some(space) = address_space_limit()
+            && limit > most_within(space)
+        {
             say(&format!(
                 "prime-solve: --memory-limit {} is more than the address space limit \
                  (ulimit -v {}) leaves for the search, {}; give at most that, or raise ulimit -v",
                 Bytes(limit),
-                address_space_limit().unwrap_or(0) >> 10,
-                Bytes(most)
+                space >> 10,
+                Bytes(most_within(space))
             ));
             return ExitCode::from(2);
         }
@@ -394,12 +398,6 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
         _reserved: reserved,
     })
 }
-
-/// The least address space (`ulimit -v`) the program starts in: the
-/// least whose budget ([`prime_solve::engine::default_limit`]) has room
-/// for one worker thread ([`PER_THREAD`]), which every command needs.
-/// (Below about 20 MiB the program could not even start its threads.)
-const MIN_ADDRESS_SPACE: u64 = 48 << 20;
 
 /// Starts rayon's global pool for a command that takes no `--threads`:
 /// as many workers as `RAYON_NUM_THREADS` or the cores ask for, but no

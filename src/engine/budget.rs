@@ -223,18 +223,18 @@ fn limit_within(bytes: u64) -> u64 {
 
 /// The most a budget may be within an address space of `bytes`: what is
 /// left once [`ADDRESS_SPACE_RESERVE`] (or half of it, where that is
-/// smaller) is set aside for the program itself.
-fn most_within(bytes: u64) -> u64 {
+/// smaller) is set aside for the program itself. A larger `--memory-limit`
+/// would let the program run out of address space on an allocation too
+/// small to be refused cleanly (an abort) before the budget says no.
+pub fn most_within(bytes: u64) -> u64 {
     bytes.saturating_sub(ADDRESS_SPACE_RESERVE.min(bytes / 2))
 }
 
-/// The most `--memory-limit` may ask for under this process's address
-/// space limit, if there is one: a larger budget would let the program
-/// run out of address space on an allocation too small to be refused
-/// cleanly (an abort), before the budget says no.
-pub fn most_limit() -> Option<u64> {
-    address_space_limit().map(most_within)
-}
+/// The least address space (`ulimit -v`) the program starts in: the
+/// least whose default budget ([`limit_within`]) has room for one worker
+/// thread ([`PER_THREAD`]), which every command needs. (Below about 20
+/// MiB the program could not even start its threads.)
+pub const MIN_ADDRESS_SPACE: u64 = 46 << 20;
 
 /// What the address space must keep beside the tables: the binary, the
 /// allocator's per-thread arenas, stacks.
@@ -405,6 +405,15 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The floor is the least address space (to the MiB) whose default
+    /// budget holds one worker thread.
+    #[test]
+    fn the_least_address_space_holds_one_worker_thread() {
+        assert!(limit_within(MIN_ADDRESS_SPACE) >= PER_THREAD);
+        assert!(limit_within(MIN_ADDRESS_SPACE - (1 << 20)) < PER_THREAD);
+        assert!(most_within(MIN_ADDRESS_SPACE) > limit_within(MIN_ADDRESS_SPACE));
+    }
 
     #[test]
     fn a_charge_rises_by_the_difference_and_gives_back_the_surplus() {

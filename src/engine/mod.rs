@@ -32,8 +32,8 @@ use crate::prime::is_prime;
 use crate::rules::Rules;
 use crate::rules::RulesError;
 pub use budget::{
-    Budget, Bytes, Charge, PER_THREAD, address_space_limit, apart, default_limit, most_limit,
-    parse_size,
+    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_limit, apart,
+    default_limit, most_within, parse_size,
 };
 pub use table::Table;
 use table::{Build, How, Layer};

@@ -371,14 +371,20 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         )
     };
     let _ = writeln!(out, "## Answers\n");
+    let endgames: Vec<(&Simulation, &Summary)> = runs
+        .iter()
+        .filter(|(n, sim, _)| {
+            (n == "Three experts" || n.starts_with("Three experts, endgame ")) && !sim.two_player
+        })
+        .map(|(_, sim, s)| (sim, s))
+        .collect();
     if let Some((sim, s)) = find("Three experts") {
         let _ = writeln!(
             out,
             "- **Three equal experts, rules as written, endgame `{}`: does the game end?** \
              {} of {} games end within {}, in a median of {}; {} of all turns come after \
              the first player is out. {} ({} / {} / {}). The rules do not say what happens \
-             once a player is out: the endgame is this tool's reading of them, and the \
-             next answer shows how much the choice matters.",
+             once a player is out: the endgame is this tool's reading of them{}.",
             sim.endgame.name(),
             s.finished,
             s.games,
@@ -392,16 +398,14 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             },
             share(s, 0),
             share(s, 1),
-            share(s, 2)
+            share(s, 2),
+            if endgames.len() > 1 {
+                ", and the next answer shows how much the choice matters"
+            } else {
+                ""
+            }
         );
     }
-    let endgames: Vec<(&Simulation, &Summary)> = runs
-        .iter()
-        .filter(|(n, sim, _)| {
-            (n == "Three experts" || n.starts_with("Three experts, endgame ")) && !sim.two_player
-        })
-        .map(|(_, sim, s)| (sim, s))
-        .collect();
     if endgames.len() > 1 {
         let each: Vec<String> = endgames
             .iter()
