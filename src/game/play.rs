@@ -140,6 +140,18 @@ impl Shown {
     }
 }
 
+/// What either kind of game holds: the players' piles, the combination
+/// on the table, the stockpile and the record.
+#[derive(Default)]
+pub struct Board {
+    piles: Vec<VecDeque<CardId>>,
+    /// The combination being called on, (player, card), if any.
+    table: Vec<(usize, CardId)>,
+    /// Top card last.
+    stock: Vec<CardId>,
+    record: Record,
+}
+
 /// The state of either kind of game. A combination is played in two
 /// halves, so that calls can come from anywhere between them (the models
 /// in `step`, a person at the keyboard in `live`): `show` turns it up and
@@ -151,18 +163,33 @@ pub trait Game {
     /// Applies the outcome of the combination shown; `impossible` when its
     /// hand makes no prime at all.
     fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng);
+    /// The cards where they lie, and the record.
+    fn board(&self) -> &Board;
+    fn board_mut(&mut self) -> &mut Board;
     /// Every card, wherever it is (for invariant checks).
-    fn cards(&self) -> Vec<CardId>;
-    /// Each player's pile, top card first.
-    fn piles(&self) -> Vec<&VecDeque<CardId>>;
-    /// The cards on the table, (player, card).
-    fn table(&self) -> &[(usize, CardId)];
-    /// The stockpile of the two-player game, top card last.
-    fn stock(&self) -> Option<&[CardId]> {
-        None
+    fn cards(&self) -> Vec<CardId> {
+        let board = self.board();
+        let mut all: Vec<CardId> = board.piles.iter().flatten().copied().collect();
+        all.extend(board.table.iter().map(|&(_, c)| c));
+        all.extend(&board.stock);
+        all
     }
-    fn record(&self) -> &Record;
-    fn record_mut(&mut self) -> &mut Record;
+    /// Each player's pile, top card first.
+    fn piles(&self) -> Vec<&VecDeque<CardId>> {
+        self.board().piles.iter().collect()
+    }
+    /// The cards on the table, (player, card).
+    fn table(&self) -> &[(usize, CardId)] {
+        &self.board().table
+    }
+    /// The stockpile, top card last, while a game has one.
+    fn stock(&self) -> Option<&[CardId]>;
+    fn record(&self) -> &Record {
+        &self.board().record
+    }
+    fn record_mut(&mut self) -> &mut Record {
+        &mut self.board_mut().record
+    }
 
     /// Resolves one combination between the models; `true` once the game
     /// is over.
@@ -272,13 +299,8 @@ impl Endgame {
 /// takes its cards; a player with no cards is out; the last two play as
 /// the [`Endgame`] says.
 pub struct Multi {
-    pub piles: Vec<VecDeque<CardId>>,
-    /// The combination being called on, (player, card), if any.
-    table: Vec<(usize, CardId)>,
-    /// The stockpile of the last two ([`Endgame::Stockpile`]), top card
-    /// last.
-    stock: Vec<CardId>,
-    record: Record,
+    /// The stockpile is that of the last two ([`Endgame::Stockpile`]).
+    board: Board,
     endgame: Endgame,
     /// Who won the latest combination, for the first-out tie-break.
     last_winner: Option<usize>,
@@ -299,10 +321,10 @@ impl Multi {
     /// A game from given piles (top card first), for tests.
     pub(crate) fn from_piles(piles: Vec<VecDeque<CardId>>) -> Multi {
         Multi {
-            piles,
-            table: Vec::new(),
-            stock: Vec::new(),
-            record: Record::default(),
+            board: Board {
+                piles,
+                ..Board::default()
+            },
             endgame: Endgame::default(),
             last_winner: None,
         }
@@ -316,9 +338,9 @@ impl Multi {
     /// The winner when the game stops with cards in several hands: the
     /// most cards, then the latest combination's winner; `None` for a draw.
     fn leader(&self) -> Option<usize> {
-        let most = self.piles.iter().map(VecDeque::len).max()?;
-        let leaders: Vec<usize> = (0..self.piles.len())
-            .filter(|&p| self.piles[p].len() == most)
+        let most = self.board.piles.iter().map(VecDeque::len).max()?;
+        let leaders: Vec<usize> = (0..self.board.piles.len())
+            .filter(|&p| self.board.piles[p].len() == most)
             .collect();
         match leaders[..] {
             [one] => Some(one),
@@ -328,31 +350,33 @@ impl Multi {
 
     /// Players still in: holding cards or with a card on the table.
     fn live_players(&self) -> usize {
-        (0..self.piles.len())
-            .filter(|&p| !self.piles[p].is_empty() || self.table.iter().any(|&(q, _)| q == p))
+        (0..self.board.piles.len())
+            .filter(|&p| {
+                !self.board.piles[p].is_empty() || self.board.table.iter().any(|&(q, _)| q == p)
+            })
             .count()
     }
 
     /// Turns up a new combination; `false` once the game is over (its
     /// winner recorded).
     fn turn_up(&mut self, rng: &mut Rng) -> bool {
-        let active: Vec<usize> = (0..self.piles.len())
-            .filter(|&p| !self.piles[p].is_empty())
+        let active: Vec<usize> = (0..self.board.piles.len())
+            .filter(|&p| !self.board.piles[p].is_empty())
             .collect();
         if active.len() <= 1 {
-            self.record.winner = active.first().copied();
+            self.board.record.winner = active.first().copied();
             return false;
         }
-        if active.len() < self.piles.len() && self.endgame == Endgame::FirstOut {
-            self.record.winner = self.leader();
+        if active.len() < self.board.piles.len() && self.endgame == Endgame::FirstOut {
+            self.board.record.winner = self.leader();
             return false;
         }
-        let last_two = active.len() == 2 && self.piles.len() > 2;
+        let last_two = active.len() == 2 && self.board.piles.len() > 2;
         // Who turns two cards, if anyone.
         let double = match (last_two, self.endgame) {
             (true, Endgame::TrailingTwo | Endgame::LeadingTwo) => {
                 let [a, b] = [active[0], active[1]];
-                let (la, lb) = (self.piles[a].len(), self.piles[b].len());
+                let (la, lb) = (self.board.piles[a].len(), self.board.piles[b].len());
                 let a_turns = if self.endgame == Endgame::TrailingTwo {
                     la <= lb
                 } else {
@@ -362,23 +386,23 @@ impl Multi {
             }
             _ => None,
         };
-        if last_two && self.endgame == Endgame::Stockpile && self.stock.is_empty() {
+        if last_two && self.endgame == Endgame::Stockpile && self.board.stock.is_empty() {
             // A new round of the two-player game.
             let [a, b] = [active[0], active[1]];
-            if let Err(loser) = rebuild(&mut self.piles, [a, b], &mut self.stock, rng) {
-                self.record.rebuilds += u32::from(!self.stock.is_empty());
-                self.record.winner = Some(if loser == a { b } else { a });
+            if let Err(loser) = rebuild(&mut self.board.piles, [a, b], &mut self.board.stock, rng) {
+                self.board.record.rebuilds += u32::from(!self.board.stock.is_empty());
+                self.board.record.winner = Some(if loser == a { b } else { a });
                 return false;
             }
-            self.record.rebuilds += 1;
+            self.board.record.rebuilds += 1;
         }
         for p in active {
-            let card = self.piles[p].pop_front().expect("active");
-            self.table.push((p, card));
+            let card = self.board.piles[p].pop_front().expect("active");
+            self.board.table.push((p, card));
             if double == Some(p)
-                && let Some(second) = self.piles[p].pop_front()
+                && let Some(second) = self.board.piles[p].pop_front()
             {
-                self.table.push((p, second));
+                self.board.table.push((p, second));
             }
         }
         true
@@ -410,18 +434,19 @@ fn rebuild(
 
 impl Game for Multi {
     fn show(&mut self, rng: &mut Rng) -> Option<Shown> {
-        if self.table.is_empty() && !self.turn_up(rng) {
+        if self.board.table.is_empty() && !self.turn_up(rng) {
             return None;
         }
-        self.record.turns += 1;
-        self.record.endgame_turns += u32::from(self.piles.len() > self.live_players());
-        let mut cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
-        let mut owners: Vec<Option<usize>> = self.table.iter().map(|&(p, _)| Some(p)).collect();
-        if let Some(&top) = self.stock.last() {
+        self.board.record.turns += 1;
+        self.board.record.endgame_turns += u32::from(self.board.piles.len() > self.live_players());
+        let mut cards: Vec<CardId> = self.board.table.iter().map(|&(_, c)| c).collect();
+        let mut owners: Vec<Option<usize>> =
+            self.board.table.iter().map(|&(p, _)| Some(p)).collect();
+        if let Some(&top) = self.board.stock.last() {
             cards.push(top);
             owners.push(None);
         }
-        let mut seats: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
+        let mut seats: Vec<usize> = self.board.table.iter().map(|&(p, _)| p).collect();
         seats.dedup();
         Some(Shown {
             seats,
@@ -431,54 +456,39 @@ impl Game for Multi {
     }
 
     fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng) {
-        let endgame = u32::from(self.piles.len() > self.live_players());
+        let endgame = u32::from(self.board.piles.len() > self.live_players());
         match outcome {
             Outcome::Win(w) => {
-                let mut won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
-                won.extend(self.stock.pop());
-                self.piles[*w].extend(won);
+                let mut won: Vec<CardId> = self.board.table.drain(..).map(|(_, c)| c).collect();
+                won.extend(self.board.stock.pop());
+                self.board.piles[*w].extend(won);
                 self.last_winner = Some(*w);
             }
             Outcome::Tie(players) => {
-                self.record.ties += 1;
-                self.record.endgame_ties += endgame;
-                rebury(&mut self.table, &mut self.piles, players, rng);
+                self.board.record.ties += 1;
+                self.board.record.endgame_ties += endgame;
+                rebury(&mut self.board.table, &mut self.board.piles, players, rng);
             }
             Outcome::NoCall => {
-                self.record.no_calls += 1;
-                self.record.no_prime += u32::from(impossible);
-                self.record.endgame_no_calls += endgame;
-                let everyone: Vec<usize> = self.table.iter().map(|&(p, _)| p).collect();
-                rebury(&mut self.table, &mut self.piles, &everyone, rng);
+                self.board.record.no_calls += 1;
+                self.board.record.no_prime += u32::from(impossible);
+                self.board.record.endgame_no_calls += endgame;
+                let everyone: Vec<usize> = self.board.table.iter().map(|&(p, _)| p).collect();
+                rebury(&mut self.board.table, &mut self.board.piles, &everyone, rng);
             }
         }
     }
 
-    fn cards(&self) -> Vec<CardId> {
-        let mut all: Vec<CardId> = self.piles.iter().flatten().copied().collect();
-        all.extend(self.table.iter().map(|&(_, c)| c));
-        all.extend(&self.stock);
-        all
+    fn board(&self) -> &Board {
+        &self.board
     }
 
-    fn piles(&self) -> Vec<&VecDeque<CardId>> {
-        self.piles.iter().collect()
-    }
-
-    fn table(&self) -> &[(usize, CardId)] {
-        &self.table
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
     }
 
     fn stock(&self) -> Option<&[CardId]> {
-        (!self.stock.is_empty()).then_some(&self.stock[..])
-    }
-
-    fn record(&self) -> &Record {
-        &self.record
-    }
-
-    fn record_mut(&mut self) -> &mut Record {
-        &mut self.record
+        (!self.board.stock.is_empty()).then_some(&self.board.stock[..])
     }
 }
 
@@ -490,11 +500,7 @@ pub const STOCK_SHARE: usize = 9;
 /// top nine cards to a new one (shuffled); a player who cannot, or has no
 /// card left after doing so, or cannot turn a card, loses.
 pub struct Duel {
-    pub piles: [VecDeque<CardId>; 2],
-    /// The stockpile, top card last.
-    pub stock: Vec<CardId>,
-    table: Vec<(usize, CardId)>,
-    record: Record,
+    board: Board,
 }
 
 impl Duel {
@@ -509,38 +515,41 @@ impl Duel {
     /// A game from given piles (top card first) and stockpile (top last).
     pub(crate) fn from_parts(piles: [VecDeque<CardId>; 2], stock: Vec<CardId>) -> Duel {
         Duel {
-            piles,
-            stock,
-            table: Vec::new(),
-            record: Record::default(),
+            board: Board {
+                piles: piles.into(),
+                stock,
+                ..Board::default()
+            },
         }
     }
 
     /// Ends the game with `loser` losing.
     fn lose(&mut self, loser: usize) {
-        self.record.winner = Some(1 - loser);
+        self.board.record.winner = Some(1 - loser);
     }
 }
 
 impl Game for Duel {
     fn show(&mut self, rng: &mut Rng) -> Option<Shown> {
-        if self.table.is_empty() {
-            if self.stock.is_empty() {
+        if self.board.table.is_empty() {
+            if self.board.stock.is_empty() {
                 // A new round: each contributes their top nine cards.
-                if let Err(loser) = rebuild(&mut self.piles, [0, 1], &mut self.stock, rng) {
-                    self.record.rebuilds += u32::from(!self.stock.is_empty());
+                if let Err(loser) =
+                    rebuild(&mut self.board.piles, [0, 1], &mut self.board.stock, rng)
+                {
+                    self.board.record.rebuilds += u32::from(!self.board.stock.is_empty());
                     self.lose(loser);
                     return None;
                 }
-                self.record.rebuilds += 1;
+                self.board.record.rebuilds += 1;
             }
             for p in 0..2 {
-                match self.piles[p].pop_front() {
-                    Some(card) => self.table.push((p, card)),
+                match self.board.piles[p].pop_front() {
+                    Some(card) => self.board.table.push((p, card)),
                     None => {
                         // Cannot turn a card: put back what was turned.
-                        for (q, card) in self.table.drain(..) {
-                            self.piles[q].push_front(card);
+                        for (q, card) in self.board.table.drain(..) {
+                            self.board.piles[q].push_front(card);
                         }
                         self.lose(p);
                         return None;
@@ -548,10 +557,10 @@ impl Game for Duel {
                 }
             }
         }
-        self.record.turns += 1;
+        self.board.record.turns += 1;
         // The stockpile's top card is the third card.
-        let mut cards: Vec<CardId> = self.table.iter().map(|&(_, c)| c).collect();
-        cards.push(*self.stock.last().expect("a stockpile card"));
+        let mut cards: Vec<CardId> = self.board.table.iter().map(|&(_, c)| c).collect();
+        cards.push(*self.board.stock.last().expect("a stockpile card"));
         Some(Shown {
             seats: vec![0, 1],
             cards,
@@ -562,47 +571,32 @@ impl Game for Duel {
     fn settle(&mut self, outcome: &Outcome, impossible: bool, rng: &mut Rng) {
         match outcome {
             Outcome::Win(w) => {
-                let mut won: Vec<CardId> = self.table.drain(..).map(|(_, c)| c).collect();
-                won.push(self.stock.pop().expect("a stockpile card"));
-                self.piles[*w].extend(won);
+                let mut won: Vec<CardId> = self.board.table.drain(..).map(|(_, c)| c).collect();
+                won.push(self.board.stock.pop().expect("a stockpile card"));
+                self.board.piles[*w].extend(won);
             }
             Outcome::Tie(players) => {
-                self.record.ties += 1;
-                rebury(&mut self.table, &mut self.piles, players, rng);
+                self.board.record.ties += 1;
+                rebury(&mut self.board.table, &mut self.board.piles, players, rng);
             }
             Outcome::NoCall => {
-                self.record.no_calls += 1;
-                self.record.no_prime += u32::from(impossible);
-                rebury(&mut self.table, &mut self.piles, &[0, 1], rng);
+                self.board.record.no_calls += 1;
+                self.board.record.no_prime += u32::from(impossible);
+                rebury(&mut self.board.table, &mut self.board.piles, &[0, 1], rng);
             }
         }
     }
 
-    fn cards(&self) -> Vec<CardId> {
-        let mut all: Vec<CardId> = self.piles.iter().flatten().copied().collect();
-        all.extend(self.table.iter().map(|&(_, c)| c));
-        all.extend(&self.stock);
-        all
+    fn board(&self) -> &Board {
+        &self.board
     }
 
-    fn piles(&self) -> Vec<&VecDeque<CardId>> {
-        self.piles.iter().collect()
-    }
-
-    fn table(&self) -> &[(usize, CardId)] {
-        &self.table
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
     }
 
     fn stock(&self) -> Option<&[CardId]> {
-        Some(&self.stock)
-    }
-
-    fn record(&self) -> &Record {
-        &self.record
-    }
-
-    fn record_mut(&mut self) -> &mut Record {
-        &mut self.record
+        Some(&self.board.stock)
     }
 }
 
@@ -672,8 +666,8 @@ mod tests {
             [&[4, 1], &[6], &[8]],
             1,
         );
-        assert_eq!(game.piles[1], pile(&[4, 6, 8]));
-        assert_eq!(game.piles[2].len(), 0);
+        assert_eq!(game.board.piles[1], pile(&[4, 6, 8]));
+        assert_eq!(game.board.piles[2].len(), 0);
     }
 
     #[test]
@@ -734,7 +728,7 @@ mod tests {
             steady(9000, 0, Strategy::First),
         ];
         let game = one_step(players, [&[2], &[3], &[6]], 1);
-        assert_eq!(game.piles[1].len(), 3, "{:?}", game.piles);
+        assert_eq!(game.board.piles[1].len(), 3, "{:?}", game.board.piles);
     }
 
     #[test]
@@ -749,9 +743,9 @@ mod tests {
         assert_eq!(game.record().ties, 1);
         // The tied players' cards went back into their piles and their next
         // cards were turned; nobody has won anything.
-        let on_table: Vec<CardId> = game.table.iter().map(|&(_, c)| c).collect();
+        let on_table: Vec<CardId> = game.board.table.iter().map(|&(_, c)| c).collect();
         assert!(on_table.contains(&spade(8)));
-        assert_eq!(game.piles.iter().map(VecDeque::len).sum::<usize>(), 3);
+        assert_eq!(game.board.piles.iter().map(VecDeque::len).sum::<usize>(), 3);
         assert_eq!(game.cards().len(), 6);
     }
 
@@ -763,7 +757,7 @@ mod tests {
             steady(9000, 0, Strategy::First),
         ];
         let game = one_step(players, [&[4], &[6], &[8]], 1);
-        assert_eq!(game.piles[1].len(), 3);
+        assert_eq!(game.board.piles[1].len(), 3);
     }
 
     #[test]
@@ -806,8 +800,8 @@ mod tests {
         game.step(&setup, &mut Rng::new(5));
         assert_eq!(game.record().rebuilds, 1);
         // Nine from each: 18 in the stockpile, less the one just won.
-        let won = usize::from(game.table.is_empty());
-        assert_eq!(game.stock.len(), 18 - won);
+        let won = usize::from(game.board.table.is_empty());
+        assert_eq!(game.board.stock.len(), 18 - won);
         assert_whole_pack(&game);
     }
 
@@ -877,15 +871,15 @@ mod tests {
                         continue;
                     }
                     finished += 1;
-                    let holders = game.piles.iter().filter(|p| !p.is_empty()).count();
+                    let holders = game.board.piles.iter().filter(|p| !p.is_empty()).count();
                     match endgame {
                         // Over with the first player out: the winner holds
                         // the most.
                         Endgame::FirstOut => {
-                            assert!(game.piles.iter().any(VecDeque::is_empty));
-                            let most = game.piles.iter().map(VecDeque::len).max().unwrap();
+                            assert!(game.board.piles.iter().any(VecDeque::is_empty));
+                            let most = game.board.piles.iter().map(VecDeque::len).max().unwrap();
                             if let Some(w) = r.winner {
-                                assert_eq!(game.piles[w].len(), most);
+                                assert_eq!(game.board.piles[w].len(), most);
                             }
                         }
                         // The loser could not give nine cards, or had none
@@ -894,11 +888,11 @@ mod tests {
                         Endgame::Stockpile => {
                             assert!(holders <= 2, "{endgame:?}");
                             let w = r.winner.expect("a stockpile game has a winner");
-                            assert!(!game.piles[w].is_empty());
+                            assert!(!game.board.piles[w].is_empty());
                         }
                         _ => {
                             assert_eq!(holders, 1, "{endgame:?}");
-                            assert_eq!(game.piles[r.winner.unwrap()].len(), PACK_SIZE);
+                            assert_eq!(game.board.piles[r.winner.unwrap()].len(), PACK_SIZE);
                         }
                     }
                 }
@@ -971,7 +965,7 @@ mod tests {
         assert_eq!(stock.record().endgame_turns, 1);
         stock.settle(&Outcome::Win(0), false, &mut rng);
         assert_eq!(stock.stock().unwrap().len(), 17);
-        assert_eq!(stock.piles[0].len(), 20 - 9 - 1 + 3);
+        assert_eq!(stock.board.piles[0].len(), 20 - 9 - 1 + 3);
         assert_whole_pack(&stock);
     }
 }
