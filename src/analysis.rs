@@ -227,6 +227,13 @@ pub const SCREEN_ABOVE_BOUND: u64 = 1_000_000;
 /// Solves every hand the pack deals; `tick` is called once per hand solved
 /// (from any thread) with the rule set it was solved under, for progress.
 ///
+/// A search refused for memory while several threads build tables at once
+/// runs again on one thread (and `tick` is called again for its hands):
+/// near the limit, whether tables built side by side pass it depends on
+/// how the threads meet (`table --memory-limit 40M` under every rule was
+/// refused on about half the runs with two threads), and one thread at a
+/// time decides it the same way on every run.
+///
 /// ```
 /// use prime_solve::Rules;
 /// use prime_solve::analysis::analyze;
@@ -247,8 +254,19 @@ pub fn analyze(
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Analysis, SolveError> {
-    let mut all = analyze_all(&[rules], cards, tick)?;
-    Ok(all.pop().expect("one analysis per rule set"))
+    let once = || {
+        let mut all = analyze_all(&[rules], cards, tick)?;
+        Ok::<_, SolveError>(all.pop().expect("one analysis per rule set"))
+    };
+    match once() {
+        Err(e) if e.is_memory() && rayon::current_num_threads() > 1 => {
+            match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                Ok(one) => one.install(once),
+                Err(_) => Err(e),
+            }
+        }
+        done => done,
+    }
 }
 
 /// Every hand under each of `rule_sets`, in their order; `tick` is called
