@@ -807,3 +807,32 @@ fn a_depth_past_the_options_range_is_not_suggested() {
         .stdout(predicate::str::contains("no --function-depth allows it"))
         .stdout(predicate::str::contains("--function-depth 4").not());
 }
+
+/// Outputs that have no JSON form refuse `--format json` instead of
+/// printing text (or TOML) where a script waits for JSON.
+#[test]
+fn json_is_refused_where_there_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let study = dir.path().join("study.md");
+    let history = dir.path().join("h.csv");
+    std::fs::write(&history, "").unwrap();
+    for args in [
+        vec!["simulate", "--study", study.to_str().unwrap(), "-f", "json"],
+        vec![
+            "practice",
+            "--history",
+            history.to_str().unwrap(),
+            "--stats",
+            "-f",
+            "json",
+        ],
+        vec!["simulate", "--print-models", "-f", "json"],
+        vec!["advise", "--print-models", "--format", "json"],
+    ] {
+        fails_with(
+            prime_solve().args(&args),
+            "cannot be used with '--format <FORMAT>'",
+        );
+    }
+    assert!(!study.exists());
+}

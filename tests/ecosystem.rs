@@ -89,6 +89,10 @@ fn query_json_carries_schema_and_big_numbers_as_text() {
     assert_eq!(j["schema"], 1);
     assert_eq!(j["rule_set"], "five-powers-high");
     assert_eq!(j["rules"]["max_value_text"], "18446744073709551615");
+    // Present under any prime too (it was left out), null like max_prime.
+    let rules = j["rules"].as_object().unwrap();
+    assert_eq!(rules.get("max_prime_text"), Some(&serde_json::Value::Null));
+    assert_eq!(rules.get("max_prime"), Some(&serde_json::Value::Null));
     let primes = j["primes"].as_array().unwrap();
     for p in primes {
         assert_eq!(p["value_text"], p["value"].to_string());

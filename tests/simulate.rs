@@ -406,3 +406,16 @@ fn the_study_writes_one_markdown_file() {
         assert!(text.contains(scenario), "{scenario}");
     }
 }
+
+/// Where no game reached the endgame, the line says so without adding
+/// "(of games that reached it)".
+#[test]
+fn an_endgame_no_game_reached_is_said_plainly() {
+    let out = prime_solve()
+        .args(["simulate", "--games", "5", "--max-turns", "1", "--quiet"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("endgame: no game reached it, ties"), "{text}");
+    assert!(!text.contains("reached it (of games"), "{text}");
+}

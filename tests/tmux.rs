@@ -151,3 +151,31 @@ fn play_in_a_terminal() {
     );
     assert!(screen.contains("MODE icanon echo"), "{screen}");
 }
+
+/// JSON Lines are for a program that feeds the replies: at a keyboard
+/// `practice` used to write its prompt into them and show no cards, and
+/// `play` said it needed a terminal while it had one.
+#[test]
+fn json_at_the_keyboard_is_refused_in_one_line() {
+    for (name, args, says) in [
+        (
+            "practice-json",
+            "practice --seed 1 --rounds 2 -f json",
+            "prime-solve: practice --format json reads its replies from a pipe or --script FILE",
+        ),
+        (
+            "play-json",
+            "play --seed 3 -f json",
+            "prime-solve: play --format json takes its moves from --script FILE",
+        ),
+    ] {
+        let command = format!("{} {args} 2>&1", binary());
+        let Some(t) = Tmux::start(name, &command) else {
+            return;
+        };
+        let screen = t.wait_for("MODE ");
+        assert!(screen.contains("EXIT=2"), "{screen}");
+        assert!(screen.contains(says), "{screen}");
+        assert!(screen.contains("MODE icanon echo"), "{screen}");
+    }
+}

@@ -335,7 +335,7 @@ pub struct ModelsArgs {
     pub models: Option<PathBuf>,
     /// Print the player models (the built-in ones, with --models FILE's) as
     /// TOML, and exit.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub print_models: bool,
 }
 
@@ -548,7 +548,7 @@ pub struct SimulateArgs {
     pub format: Format,
     /// Run the fixed study of the README (several scenarios) and write it as
     /// Markdown to FILE.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "format", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
     #[command(flatten)]
     pub work: WorkArgs,
@@ -711,7 +711,7 @@ pub struct PracticeArgs {
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
     /// Print a summary of the --history FILE and stop.
-    #[arg(long, requires = "history")]
+    #[arg(long, requires = "history", conflicts_with = "format")]
     pub stats: bool,
     /// Read the replies from FILE instead of the keyboard: one `MS CLAIM` or
     /// `MS pass` a line, typed MS milliseconds after the hand is shown.

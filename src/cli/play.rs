@@ -486,6 +486,9 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
     match script {
         Some(lines) => scripted(&mut table, lines, json, &rules, seed),
         None if !json && screen::possible() => screen::run(&mut table, &rules, seed),
+        None if json => bail!(
+            "play --format json takes its moves from --script FILE (one `MS CLAIM` or `MS pass` a line), not the keyboard"
+        ),
         None => bail!(
             "play needs a terminal for the keyboard, or --script FILE (one `MS CLAIM` or `MS pass` a line)"
         ),

@@ -4,7 +4,7 @@
 use std::io::{self, BufRead, IsTerminal};
 use std::time::{Duration, Instant, SystemTime};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use prime_solve::Card;
@@ -107,7 +107,16 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
     let mut rng = Rng::new(seed);
     let mut source = match &args.script {
         Some(path) => Source::Script(term::read_script(path)?.into_iter()),
-        None if io::stdin().is_terminal() => Source::Keyboard,
+        None if io::stdin().is_terminal() => {
+            // The hands, the prompt and the answers are text for a person;
+            // JSON Lines are for a program that feeds the replies.
+            if args.output.format == Format::Json {
+                bail!(
+                    "practice --format json reads its replies from a pipe or --script FILE, not the keyboard: drop --format json to practise at the keyboard"
+                );
+            }
+            Source::Keyboard
+        }
         None => Source::Lines(io::stdin().lock()),
     };
     let mut log = match &args.history {

@@ -18,17 +18,15 @@ use crate::ratio::Ratio;
 /// or goes away (new fields may appear without it).
 pub const SCHEMA: u32 = 1;
 
-/// The rules as an object, with `max_value_text` (and `max_prime_text`
-/// when there is a ceiling) beside the exact numbers.
+/// The rules as an object, with `max_value_text` and `max_prime_text`
+/// (null for any prime, like `max_prime`) beside the exact numbers.
 ///
 /// # Panics
 /// Never: the rules always serialize.
 pub fn rules(r: &crate::rules::Rules) -> Json {
     let mut j = serde_json::to_value(r).expect("rules serialize");
     j["max_value_text"] = json!(r.max_value.to_string());
-    if let Some(p) = r.max_prime {
-        j["max_prime_text"] = json!(p.to_string());
-    }
+    j["max_prime_text"] = json!(r.max_prime.map(|p| p.to_string()));
     j
 }
 

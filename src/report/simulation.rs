@@ -149,25 +149,25 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             "turns after the first player is out (the endgame): {}",
             s.endgame_rate.percent(2)
         );
-        let median = |p: &Phase| {
+        let median = |p: &Phase, of: &str| {
             p.turns
                 .as_ref()
                 .map_or("no game reached it".to_string(), |t| {
-                    format!("median {} turns", at_least(sim, t.median))
+                    format!("median {} turns{of}", at_least(sim, t.median))
                 })
         };
         let _ = writeln!(
             out,
-            "by phase{}: every player in: {}, ties {}, nobody called {}; endgame: {} (of games that reached it), ties {}, nobody called {}",
+            "by phase{}: every player in: {}, ties {}, nobody called {}; endgame: {}, ties {}, nobody called {}",
             if s.finished < s.games {
                 ", unfinished games counted as far as they went"
             } else {
                 ""
             },
-            median(opening),
+            median(opening, ""),
             opening.tie_rate.percent(2),
             opening.no_call_rate.percent(2),
-            median(endgame),
+            median(endgame, " (of games that reached it)"),
             endgame.tie_rate.percent(2),
             endgame.no_call_rate.percent(2)
         );
