@@ -211,3 +211,13 @@ fn bad_input_gets_one_line() {
         "is not a time",
     );
 }
+
+/// Without a terminal (here neither input nor output is one) and without
+/// a script, play says what it needs.
+#[test]
+fn play_without_a_terminal_says_what_it_needs() {
+    fails_with(
+        prime_solve().args(["play", "--seed", "3"]),
+        "play needs a terminal on both its input and its output",
+    );
+}

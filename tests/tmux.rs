@@ -79,6 +79,23 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// As [`Tmux::start`], in a window of `cols` × `rows`.
+    fn sized(name: &str, command: &str, cols: u16, rows: u16) -> Option<Tmux> {
+        let t = Tmux::start(name, command)?;
+        t.run(&[
+            "resize-window",
+            "-t",
+            "t",
+            "-x",
+            &cols.to_string(),
+            "-y",
+            &rows.to_string(),
+        ]);
+        Some(t)
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         self.run(&["kill-server"]);
@@ -177,5 +194,64 @@ fn json_at_the_keyboard_is_refused_in_one_line() {
         assert!(screen.contains("EXIT=2"), "{screen}");
         assert!(screen.contains(says), "{screen}");
         assert!(screen.contains("MODE icanon echo"), "{screen}");
+    }
+}
+
+/// A claim wider than the window: the prompt line shows its end and stays
+/// one line (it used to wrap and be drawn again a row lower ten times a
+/// second, scrolling the cards away).
+#[test]
+fn a_long_claim_in_a_narrow_window_stays_on_its_line() {
+    let command = format!("{} practice --seed 4 --rounds 1", binary());
+    let Some(t) = Tmux::sized("narrow", &command, 40, 20) else {
+        return;
+    };
+    t.wait_for("Hand 1 of 1:");
+    t.wait_for(" s  >");
+    let claim = "1+".repeat(30) + "1";
+    t.keys(&[&claim]);
+    t.wait_for("> …1+1+1+1+1+1+1+1");
+    // A second of redraws.
+    std::thread::sleep(Duration::from_millis(1000));
+    let screen = t.screen();
+    assert!(screen.contains("Hand 1 of 1:"), "{screen}");
+    assert_eq!(screen.matches(" s  >").count(), 1, "{screen}");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("MODE ");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+}
+
+/// Killed at the table (SIGTERM: `kill`, `timeout`; SIGHUP: a closed ssh
+/// session), `play` and `practice` give the terminal back: they used to
+/// leave it raw (no echo, no line editing), and `play` on the alternate
+/// screen.
+#[test]
+fn a_signal_gives_the_terminal_back() {
+    for (name, args, shown) in [
+        ("term-play", "play --seed 5", "turn 1 "),
+        ("term-practice", "practice --seed 4", " s  >"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let pid = dir.path().join("pid");
+        let command = format!(
+            "sh -c 'echo $$ > {}; exec {} {args}'",
+            pid.display(),
+            binary()
+        );
+        let Some(t) = Tmux::start(name, &command) else {
+            return;
+        };
+        t.wait_for(shown);
+        let pid = std::fs::read_to_string(&pid).unwrap();
+        let killed = Command::new("kill")
+            .args(["-TERM", pid.trim()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let screen = t.wait_for("MODE ");
+        assert!(screen.contains("EXIT=143"), "{screen}");
+        assert!(screen.contains("MODE icanon echo"), "{screen}");
+        let alternate = t.run(&["display", "-p", "-t", "t", "#{alternate_on}"]);
+        assert_eq!(String::from_utf8_lossy(&alternate.stdout).trim(), "0");
     }
 }

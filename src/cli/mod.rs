@@ -260,7 +260,8 @@ pub fn say(line: &str) {
 }
 
 /// On SIGINT, SIGTERM or SIGHUP, puts back what a write in progress has
-/// replaced and removes its temporary files, then dies of the signal as
+/// replaced and removes its temporary files, and the terminal as it was
+/// (`practice` and `play` put it in raw mode), then dies of the signal as
 /// it would have.
 fn clean_up_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -271,6 +272,7 @@ fn clean_up_on_signals() {
         if let Some(signal) = signals.forever().next() {
             // Held to the end: no write goes on after the clean-up.
             let _held = prime_solve::report::abandon();
+            term::restore();
             let _ = signal_hook::low_level::emulate_default_handler(signal);
             std::process::exit(128 + signal);
         }

@@ -490,7 +490,7 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
             "play --format json takes its moves from --script FILE (one `MS CLAIM` or `MS pass` a line), not the keyboard"
         ),
         None => bail!(
-            "play needs a terminal for the keyboard, or --script FILE (one `MS CLAIM` or `MS pass` a line)"
+            "play needs a terminal on both its input and its output (the keyboard and the table), or --script FILE (one `MS CLAIM` or `MS pass` a line)"
         ),
     }?;
     Ok(Verdict::Yes)

@@ -18,7 +18,7 @@ use prime_solve::{Faces, Hand, Rules, Value};
 
 use super::args::{Format, PracticeArgs};
 use super::term::{self, Line, Scripted};
-use super::{Verdict, print};
+use super::{Spinner, Verdict, print};
 
 mod history;
 
@@ -43,7 +43,8 @@ impl Source {
     fn next(&mut self, start: Instant, limit: Option<Duration>, prompt: &str) -> Result<Typed> {
         Ok(match self {
             Source::Keyboard => {
-                let prompt = |t: Duration| format!("{:5.1} s  {prompt}", t.as_secs_f64());
+                // Tenths cut, not rounded, as the verdict's time is.
+                let prompt = |t: Duration| format!("{:>5} s  {prompt}", seconds_digits(ms(t)));
                 match term::read_line(start, limit, &prompt)? {
                     Line::Text(t) => Typed::Text(ms(start.elapsed()), t),
                     Line::TimeUp => Typed::TimeUp(limit.map_or(0, ms)),
@@ -130,7 +131,12 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
     // The first hand is dealt before anything is printed, so that a
     // `--hard` no hand can meet is refused in one line.
     let mut judged = args.hard.then(|| Judged::new(k, rules.faces));
-    let mut first = Some(deal_round(&solver, k, judged.as_mut(), &mut rng)?);
+    // A hand under heavy rules can take a while to solve: a spinner then.
+    let next_hand = |judged: Option<&mut Judged>, rng: &mut Rng| {
+        let _spinner = Spinner::start("dealing", json);
+        deal_round(&solver, k, judged, rng)
+    };
+    let mut first = Some(next_hand(judged.as_mut(), &mut rng)?);
     if !json {
         let mut intro = format!(
             "Practice: {} under {rules}{}, seed {seed}.\n",
@@ -144,7 +150,7 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
     'drill: for n in 1..=args.rounds {
         let (cards, answers) = match first.take() {
             Some(dealt) => dealt,
-            None => deal_round(&solver, k, judged.as_mut(), &mut rng)?,
+            None => next_hand(judged.as_mut(), &mut rng)?,
         };
         if !json {
             print(&format!(
@@ -152,6 +158,9 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
                 args.rounds,
                 show_hand(&cards, &rules, args.output.ascii)
             ))?;
+        }
+        if matches!(source, Source::Keyboard) {
+            term::discard_typed_ahead()?;
         }
         let start = Instant::now();
         let hints = answers.hints();
@@ -308,7 +317,13 @@ fn show_call(a: Option<&Answer>, ascii: bool) -> String {
 }
 
 fn seconds(ms: u64) -> String {
-    format!("{}.{} s", ms / 1000, ms % 1000 / 100)
+    format!("{} s", seconds_digits(ms))
+}
+
+/// `ms` in seconds with the tenths cut (999 ms is 0.9), on the clock and
+/// in the verdict alike.
+fn seconds_digits(ms: u64) -> String {
+    format!("{}.{}", ms / 1000, ms % 1000 / 100)
 }
 
 fn show_round(r: &Round, ascii: bool, colour: bool) -> String {

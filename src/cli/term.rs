@@ -10,6 +10,27 @@ use anyhow::{Context, Result, bail};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, queue, style, terminal};
 
+/// Whether `play`'s table is on the alternate screen, for a signal that
+/// ends the program there ([`restore`]).
+pub static ALTERNATE_SCREEN: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Puts the terminal back as it was before raw mode (and the alternate
+/// screen, if `play` is on it): for a signal that ends the program while
+/// a line is being read or the table is up, which no destructor then does
+/// (`kill`, a closed ssh session, `timeout`).
+pub fn restore() {
+    if terminal::is_raw_mode_enabled().unwrap_or(false) {
+        let mut out = io::stdout();
+        if ALTERNATE_SCREEN.load(std::sync::atomic::Ordering::SeqCst) {
+            let _ = queue!(out, terminal::LeaveAlternateScreen, cursor::Show);
+        }
+        let _ = queue!(out, style::Print("\r\n"));
+        let _ = out.flush();
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
 /// Raw mode for as long as this lives; dropping it (also on an error or a
 /// panic unwinding) puts the terminal back as it was.
 pub struct RawMode;
@@ -85,9 +106,40 @@ pub fn edit(buffer: &mut String, key: KeyEvent) -> Option<Line> {
     }
 }
 
+/// Throws away what was typed before a new hand is shown (the rest of a
+/// claim typed as the time ran out, say), so that it is not read as the
+/// first reply to cards not seen yet.
+pub fn discard_typed_ahead() -> Result<()> {
+    let _raw = RawMode::on().context("cannot read the keyboard")?;
+    while event::poll(Duration::ZERO)? {
+        event::read()?;
+    }
+    Ok(())
+}
+
+/// What fits on one line of `width` columns: `prompt` and as much of the
+/// end of `typed` as there is room for, after `…` where the start is cut,
+/// one column short of the edge so that the terminal never wraps it (a
+/// wrapped line was drawn again one row lower ten times a second).
+pub fn fit_line(prompt: &str, typed: &str, width: u16) -> String {
+    let room = usize::from(width.max(2)) - 1;
+    let prompt: String = prompt.chars().take(room).collect();
+    let left = room - prompt.chars().count();
+    let count = typed.chars().count();
+    if count <= left {
+        return prompt + typed;
+    }
+    if left == 0 {
+        return prompt;
+    }
+    let tail: String = typed.chars().skip(count - (left - 1)).collect();
+    prompt + "…" + &tail
+}
+
 /// Reads a line in raw mode, redrawing `prompt(elapsed)` and the text typed
-/// so far on the current line ten times a second, until Enter, a quit key
-/// or `limit` after `start`.
+/// so far on the current line ten times a second (its end, where the
+/// window is too narrow for all of it), until Enter, a quit key or `limit`
+/// after `start`.
 pub fn read_line(
     start: Instant,
     limit: Option<Duration>,
@@ -101,12 +153,12 @@ pub fn read_line(
         if limit.is_some_and(|l| elapsed >= l) {
             break Line::TimeUp;
         }
+        let width = terminal::size().map_or(80, |(w, _)| w);
         queue!(
             out,
             cursor::MoveToColumn(0),
             terminal::Clear(terminal::ClearType::UntilNewLine),
-            style::Print(prompt(elapsed)),
-            style::Print(&buffer)
+            style::Print(fit_line(&prompt(elapsed), &buffer, width))
         )?;
         out.flush()?;
         if event::poll(Duration::from_millis(100))?
@@ -212,5 +264,26 @@ mod tests {
             ),
             Some(Line::Quit)
         );
+    }
+
+    #[test]
+    fn a_line_never_reaches_the_edge() {
+        assert_eq!(fit_line("  1.0 s  > ", "6*4/8", 80), "  1.0 s  > 6*4/8");
+        // 20 columns: 19 drawn, the start of the claim cut.
+        let line = fit_line("  1.0 s  > ", "1+2+3+4+5+6+7+8", 20);
+        assert_eq!(line, "  1.0 s  > …5+6+7+8");
+        assert_eq!(line.chars().count(), 19);
+        // Just fits, and one more.
+        assert_eq!(fit_line("> ", "12345", 8), "> 12345");
+        assert_eq!(fit_line("> ", "123456", 8), "> …3456");
+        // Narrower than the prompt: the prompt, cut.
+        assert_eq!(fit_line("  1.0 s  > ", "6*4/8", 5), "  1.");
+        assert_eq!(fit_line("  1.0 s  > ", "", 0), " ");
+        for width in 0..40 {
+            for typed in ["", "9", "10×6+7", &"1+".repeat(60)] {
+                let line = fit_line("  12.3 s  > ", typed, width);
+                assert!(line.chars().count() < usize::from(width.max(2)));
+            }
+        }
     }
 }

@@ -31,6 +31,7 @@ impl Screen {
     fn open() -> Result<Screen> {
         terminal::enable_raw_mode().context("cannot read the keyboard")?;
         let mut screen = Screen { out: io::stdout() };
+        super::super::term::ALTERNATE_SCREEN.store(true, std::sync::atomic::Ordering::SeqCst);
         queue!(
             screen.out,
             terminal::EnterAlternateScreen,
@@ -87,6 +88,7 @@ impl Drop for Screen {
         let _ = queue!(self.out, terminal::LeaveAlternateScreen, cursor::Show);
         let _ = self.out.flush();
         let _ = terminal::disable_raw_mode();
+        super::super::term::ALTERNATE_SCREEN.store(false, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
