@@ -29,27 +29,49 @@ pub struct Witnessed {
 
 /// How hard a hand is to call: the weight of its simplest witness and how
 /// many primes it makes. A hand is *hard* when that witness weighs at least
-/// [`Difficulty::HARD_WEIGHT`] (two × or ÷, or a power with another
-/// operation) or it makes at most [`Difficulty::HARD_PRIMES`] primes.
+/// [`Difficulty::hard_weight`] (for three cards 4: two × or ÷, or a power
+/// with another operation) or it makes at most
+/// [`Difficulty::HARD_PRIMES`] primes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Difficulty {
     /// `None` when the hand makes no prime.
     pub weight: Option<u16>,
     pub primes: usize,
+    /// The hand's cards.
+    pub cards: usize,
 }
 
 impl Difficulty {
-    pub const HARD_WEIGHT: u16 = 4;
     pub const HARD_PRIMES: usize = 2;
+
+    /// The least weight of a hard quickest call of `cards` cards: two more
+    /// than the lightest, all + and − (`cards` − 1), so that it takes two
+    /// × or ÷ (or a heavier operation) whatever the hand's size; with a
+    /// fixed 4, every hand of five cards or more was hard.
+    ///
+    /// ```
+    /// use prime_solve::analysis::Difficulty;
+    /// assert_eq!(Difficulty::hard_weight(3), 4);
+    /// assert_eq!(Difficulty::hard_weight(5), 6);
+    /// ```
+    pub fn hard_weight(cards: usize) -> u16 {
+        u16::try_from(cards).map_or(u16::MAX, |k| k.saturating_add(1))
+    }
 
     /// ```
     /// use prime_solve::analysis::Difficulty;
-    /// assert!(Difficulty { weight: Some(4), primes: 6 }.is_hard());
-    /// assert!(Difficulty { weight: Some(1), primes: 2 }.is_hard());
-    /// assert!(!Difficulty { weight: Some(2), primes: 5 }.is_hard());
+    /// let three = |weight, primes| Difficulty { weight, primes, cards: 3 };
+    /// assert!(three(Some(4), 6).is_hard());
+    /// assert!(three(Some(1), 2).is_hard());
+    /// assert!(!three(Some(2), 5).is_hard());
+    /// // Four + and − over five cards: the lightest there is.
+    /// assert!(!Difficulty { weight: Some(4), primes: 9, cards: 5 }.is_hard());
     /// ```
     pub fn is_hard(self) -> bool {
-        self.primes <= Self::HARD_PRIMES || self.weight.is_some_and(|w| w >= Self::HARD_WEIGHT)
+        self.primes <= Self::HARD_PRIMES
+            || self
+                .weight
+                .is_some_and(|w| w >= Self::hard_weight(self.cards))
     }
 }
 
@@ -119,6 +141,7 @@ impl HandResult {
         Some(Difficulty {
             weight: self.simplest.as_ref().map(|c| c.weight),
             primes: self.prime_count()?,
+            cards: self.hand.len(),
         })
     }
 }

@@ -152,14 +152,14 @@ impl Answers {
         self.primes.last()
     }
 
-    /// Whether the drill's `--hard` deals this hand: its simplest witness
-    /// weighs at least [`Difficulty::HARD_WEIGHT`], or it makes at most
-    /// [`Difficulty::HARD_PRIMES`]
-    /// primes (a hand that makes none is hard too).
+    /// Whether the drill's `--hard` deals this hand ([`Difficulty::is_hard`]:
+    /// a heavy simplest witness, or few primes; a hand that makes none is
+    /// hard too).
     pub fn is_hard(&self) -> bool {
         Difficulty {
             weight: self.simplest().map(|a| a.weight),
             primes: self.primes.len(),
+            cards: self.hand.len(),
         }
         .is_hard()
     }

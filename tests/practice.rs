@@ -147,6 +147,21 @@ fn hard_hands_where_there_are_none_are_refused() {
     );
 }
 
+/// Five cards under the rules as written: every hand has a call with one
+/// × or ÷ at most, so none is hard. With a fixed weight of 4 every one
+/// was, and `--hard` dealt what it dealt without it.
+#[test]
+fn five_cards_are_hard_only_as_three_are() {
+    let s = script("1000 pass\n");
+    fails_with(
+        prime_solve()
+            .args(["practice", "--seed", "9", "--rounds", "1", "--cards", "5"])
+            .args(["--hard", "--script"])
+            .arg(s.path()),
+        "drop --hard",
+    );
+}
+
 #[test]
 fn the_history_is_appended_and_summed_up() {
     let dir = tempfile::tempdir().unwrap();

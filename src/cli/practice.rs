@@ -284,7 +284,7 @@ fn deal_round(
                  {} primes, the quickest weighing less than {}; drop --hard",
                 judged.hands,
                 Difficulty::HARD_PRIMES,
-                Difficulty::HARD_WEIGHT
+                Difficulty::hard_weight(k)
             );
         }
     }

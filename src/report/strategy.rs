@@ -44,7 +44,7 @@ fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Res
         } else {
             "+ − 1, × ÷ 2, ^ 3, root √ ! 4, T 3, each join 3"
         },
-        Difficulty::HARD_WEIGHT,
+        Difficulty::hard_weight(a.cards),
         Difficulty::HARD_PRIMES
     )?;
     writeln!(out)?;
