@@ -836,3 +836,18 @@ fn json_is_refused_where_there_is_none() {
     }
     assert!(!study.exists());
 }
+
+/// `check` takes a short option's value attached, like every command
+/// (`-fjson` was refused, `-f=json` read as a card).
+#[test]
+fn check_takes_an_attached_format() {
+    for f in ["-fjson", "-f=json"] {
+        let out = prime_solve()
+            .args(["check", "4", "6", "8", "6*4/8", f])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["valid"], true);
+    }
+}

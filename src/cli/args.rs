@@ -21,7 +21,9 @@ use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
                   make a prime from every card on the table with + − × ÷ \
                   (and, by house rule, powers, juxtaposition and functions).\n\n\
                   Exit codes: 0 yes (primes found, claim valid), 1 a clean no \
-                  (the hand fails, the claim is wrong), 2 bad input.",
+                  (query: the hand fails; check: the claim is wrong), 2 bad input \
+                  or a refusal. The other commands exit 0 when they have done what \
+                  was asked, whatever they found (analyze with failing hands too).",
     after_help = "Examples:\n  \
                   prime-solve query 4 6 8                     every prime 4, 6, 8 make\n  \
                   prime-solve check 4 6 8 \"(6 x 4) / 8\"       rule on a claim\n  \
@@ -637,6 +639,12 @@ pub fn positionals_last(args: Vec<OsString>) -> Result<Vec<OsString>, clap::Erro
             positionals.extend(rest.by_ref());
             break;
         }
+        if let Some((short, value)) = attached_value(check, text) {
+            // Apart: clap reads `-fjson` as a card where cards may start
+            // with `-`.
+            out.extend([format!("-{short}").into(), value.into()]);
+            continue;
+        }
         if !is_option(text) {
             positionals.push(arg);
             continue;
@@ -662,6 +670,27 @@ pub fn positionals_last(args: Vec<OsString>) -> Result<Vec<OsString>, clap::Erro
         out.extend(positionals);
     }
     Ok(out)
+}
+
+/// A short option with its value attached (`-fjson`, `-f=json`): only where
+/// the value is one the option takes, as a claim may start the same way
+/// (`-fact(3) + 4 + 6`).
+fn attached_value<'a>(check: &clap::Command, arg: &'a str) -> Option<(char, &'a str)> {
+    let mut chars = arg.chars();
+    let (Some('-'), Some(short)) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    let rest = chars.as_str();
+    let value = rest.strip_prefix('=').unwrap_or(rest);
+    check
+        .get_arguments()
+        .any(|a| {
+            a.get_short() == Some(short)
+                && a.get_possible_values()
+                    .iter()
+                    .any(|v| v.matches(value, false))
+        })
+        .then_some((short, value))
 }
 
 fn is_option(arg: &str) -> bool {
@@ -702,8 +731,9 @@ pub struct PracticeArgs {
     /// Seconds to answer; when they run out the hand counts as a pass.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
-    /// Deal only hard hands: the simplest witness weighs 4 or more (e.g. two
-    /// × or ÷), or the hand makes at most two primes.
+    /// Deal only hard hands: the simplest witness weighs 4 or more (two × or
+    /// ÷, say; with more cards, one more a card), or the hand makes at most
+    /// two primes.
     #[arg(long)]
     pub hard: bool,
     /// Append one CSV row per hand to FILE (time, cards, hand, rules, claim,
@@ -807,4 +837,48 @@ pub struct PlayArgs {
     pub memory: MemoryArgs,
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moved(args: &[&str]) -> Vec<String> {
+        let args = std::iter::once("prime-solve")
+            .chain(args.iter().copied())
+            .map(OsString::from)
+            .collect();
+        positionals_last(args)
+            .unwrap()
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    /// A short option's value may be attached (`-fjson`, `-f=json`) where
+    /// it is one the option takes; a claim that starts the same way stays
+    /// the claim.
+    #[test]
+    fn check_takes_attached_values_but_not_claims_alike() {
+        for (f, value) in [("-fjson", "json"), ("-f=json", "json"), ("-ftext", "text")] {
+            assert_eq!(
+                moved(&["check", "4", "6", "8", "6*4/8", f]),
+                [
+                    "prime-solve",
+                    "check",
+                    "-f",
+                    value,
+                    "--",
+                    "4",
+                    "6",
+                    "8",
+                    "6*4/8"
+                ]
+            );
+        }
+        assert_eq!(
+            moved(&["check", "1", "2", "3", "-fact(3)+2"]),
+            ["prime-solve", "check", "--", "1", "2", "3", "-fact(3)+2"]
+        );
+    }
 }
