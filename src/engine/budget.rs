@@ -317,8 +317,9 @@ impl fmt::Display for Bytes {
 }
 
 /// Two sizes in one unit (the larger's) written with as few decimals as
-/// tell them apart (at most three), so that a refusal never reads "about
-/// 12 GiB, more than the limit of 12 GiB" nor "10 GiB, more than 10.0 GiB".
+/// tell them apart (at most three; in bytes where three do not), so that a
+/// refusal never reads "about 12 GiB, more than the limit of 12 GiB" nor
+/// "10 GiB, more than 10.0 GiB".
 pub fn apart(a: u64, b: u64) -> (String, String) {
     const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
     let larger = a.max(b);
@@ -336,6 +337,9 @@ pub fn apart(a: u64, b: u64) -> (String, String) {
     let mut decimals = first;
     while decimals < 3 && write(x, decimals) == write(y, decimals) {
         decimals += 1;
+    }
+    if a != b && write(x, decimals) == write(y, decimals) {
+        return (format!("{a} bytes"), format!("{b} bytes"));
     }
     (write(x, decimals), write(y, decimals))
 }
@@ -545,6 +549,14 @@ mod tests {
             apart(100, 2 << 10),
             ("0.1 KiB".to_string(), "2.0 KiB".to_string())
         );
+        // Closer than three decimals tell: in bytes (it read "16.000 MiB,
+        // more than the limit of 16.000 MiB").
+        let mib = 1u64 << 20;
+        assert_eq!(
+            apart(16 * mib + 300, 16 * mib),
+            ("16777516 bytes".to_string(), "16777216 bytes".to_string())
+        );
+        assert_eq!(apart(16 * mib, 16 * mib).0, "16.000 MiB");
     }
 
     #[test]
