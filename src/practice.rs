@@ -287,7 +287,7 @@ impl Round {
 pub struct Summary {
     pub rounds: usize,
     pub correct: usize,
-    /// Over the rounds with a claim (passes apart).
+    /// Over the correct calls (a quick wrong guess is no quicker player).
     pub median_ms: Option<u64>,
     pub worst_ms: Option<u64>,
     pub score: u64,
@@ -301,7 +301,7 @@ impl Summary {
     pub fn of(rounds: &[Round]) -> Summary {
         let mut times: Vec<u64> = rounds
             .iter()
-            .filter(|r| r.reply != Reply::Pass)
+            .filter(|r| r.prime().is_some())
             .map(|r| r.ms)
             .collect();
         times.sort_unstable();

@@ -393,7 +393,7 @@ fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, ascii: bool) -> Stri
     );
     if let (Some(median), Some(worst)) = (s.median_ms, s.worst_ms) {
         out.push_str(&format!(
-            "; median time {}, worst {}",
+            "; median time of a correct call {}, slowest {}",
             seconds(median),
             seconds(worst)
         ));
