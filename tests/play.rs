@@ -221,3 +221,31 @@ fn play_without_a_terminal_says_what_it_needs() {
         "play needs a terminal on both its input and its output",
     );
 }
+
+/// Under the first-out endgame the game ends when you are out: nobody
+/// plays on (it said "the bots played on" all the same).
+#[test]
+fn out_first_under_first_out_ends_the_game() {
+    let s = script(&"100 pass\n".repeat(40));
+    let run = |endgame: &str| {
+        let out = prime_solve()
+            .args(["play", "--seed", "1", "--bots", "club,club,novice"])
+            .args(["--endgame", endgame, "--script"])
+            .arg(s.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first_out = run("first-out");
+    assert!(
+        first_out.contains("you are out of cards: club 1 won after 14 turns"),
+        "{first_out}"
+    );
+    assert!(!first_out.contains("played on"), "{first_out}");
+    let stockpile = run("stockpile");
+    assert!(
+        stockpile.contains("you are out of cards: club 1 won after 117 turns"),
+        "{stockpile}"
+    );
+}

@@ -378,7 +378,9 @@ pub fn say(e: &Event) -> String {
             let how = match *reason {
                 "won" => "the game is over",
                 "turns" => "the turns are up",
-                "out" => "you are out of cards; the bots played on",
+                // The bots play on to the end, where there is one to
+                // play to (not under first-out).
+                "out" => "you are out of cards",
                 "quit" => "you left the table",
                 _ => "the script is over",
             };
