@@ -48,6 +48,9 @@ fn the_manual_page_is_roff() {
     );
     assert!(query.contains("memory\\-limit"));
     fails_with(prime_solve().args(["man", "qeury"]), "no command `qeury`");
+    // clap's `help` command has no page: none is referred to or printed.
+    assert!(!page.contains("prime\\-solve\\-help"));
+    fails_with(prime_solve().args(["man", "help"]), "no command `help`");
 }
 
 #[test]

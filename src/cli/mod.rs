@@ -160,7 +160,9 @@ fn completions(shell: clap_complete::Shell) -> anyhow::Result<Verdict> {
 
 /// The manual page, from the clap definition.
 fn man(command: Option<&str>) -> anyhow::Result<Verdict> {
-    let mut cli = Cli::command();
+    // Without clap's `help` command, which has no page of its own (the top
+    // page referred to one).
+    let mut cli = Cli::command().disable_help_subcommand(true);
     cli.build();
     let page = match command {
         None => cli,
