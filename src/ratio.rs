@@ -117,6 +117,27 @@ impl fmt::Display for Ratio {
 mod tests {
     use super::*;
 
+    /// Two ratios closer than a float tells apart are still ordered
+    /// exactly (the cross-multiplication, not the float fallback).
+    #[test]
+    fn close_ratios_order_exactly() {
+        let third = Ratio::new(1, 3);
+        let near = Ratio::new(100_000_000_000_000_000, 300_000_000_000_000_001);
+        assert_eq!(third.to_f64(), near.to_f64());
+        assert!(near < third);
+        assert_ne!(near.cmp(&third), std::cmp::Ordering::Equal);
+    }
+
+    /// A sum takes the least common denominator: denominators whose
+    /// product passes 128 bits still add.
+    #[test]
+    fn sums_of_large_denominators_do_not_overflow() {
+        let tiny = Ratio::new(1, 1 << 64);
+        assert_eq!(tiny + tiny, Ratio::new(1, 1 << 63));
+        let other = Ratio::new(1, 3 << 62);
+        assert_eq!(tiny + other, Ratio::new(3 + 4, 3 << 64));
+    }
+
     #[test]
     fn ratios_order_by_value() {
         assert!(Ratio::new(1, 3) < Ratio::new(1, 2));
