@@ -211,9 +211,35 @@ mod tests {
     #[test]
     fn long_words_and_numbers_are_cut_short_in_errors() {
         let word = "z".repeat(10_000);
-        assert!(Claim::parse(&word).unwrap_err().message.len() < 300);
+        let message = Claim::parse(&word).unwrap_err().message;
+        assert!(message.len() < 300);
+        // Its first 20 letters, then `…`.
+        assert!(
+            message.contains(&format!("`{}…`", "z".repeat(20))),
+            "{message}"
+        );
         let number = "9".repeat(10_000);
         assert!(Claim::parse(&number).unwrap_err().message.len() < 100);
+    }
+
+    /// An empty claim is called empty; one that ends where an operand is
+    /// due says what it expected, also inside brackets.
+    #[test]
+    fn an_empty_claim_and_a_missing_operand_are_told_apart() {
+        let e = |s| Claim::parse(s).unwrap_err().message;
+        assert_eq!(e(""), "the claim is empty");
+        for claim in ["6 + ", "(", "(6 +"] {
+            let message = e(claim);
+            assert!(message.contains("found the end"), "{claim}: {message}");
+        }
+    }
+
+    /// √ alone binds to what follows; a function's name needs brackets.
+    #[test]
+    fn only_the_root_sign_goes_without_brackets() {
+        assert!(Claim::parse("√9 + 4").is_ok());
+        assert!(Claim::parse("sqrt(9) + 4").is_ok());
+        assert!(Claim::parse("sqrt 9 + 4").is_err());
     }
 
     /// Each hostile shape, `count` times over.
