@@ -530,6 +530,27 @@ mod tests {
         assert!(fault(&[4, 6, 8], "6 * 4 / ", &r).contains("column 9"));
     }
 
+    /// Each kind of fault by its stable name (`check -f json`'s
+    /// `fault_kind`).
+    #[test]
+    fn every_fault_has_its_kind() {
+        let r = Rules::default();
+        let kind =
+            |h: &[u8], claim: &str, rules: &Rules| check(hand(h), claim, rules).unwrap_err().kind();
+        assert_eq!(kind(&[4, 6, 8], "6 * 4 /", &r), "parse");
+        assert_eq!(kind(&[2, 7, 9], "7 + 7 + 2", &r), "cards");
+        assert_eq!(kind(&[2, 7, 9], "7*9/2", &r), "inexact");
+        assert_eq!(kind(&[2, 3, 6], "2^6 + 3", &r), "not-allowed");
+        assert_eq!(kind(&[4, 6, 8], "4 + 6 + 8", &r), "not-prime");
+        assert_eq!(kind(&[10, 10, 1], "10 × 10 + 1", &r), "above-ceiling");
+        let small = Rules {
+            powers: true,
+            max_value: 100,
+            ..r
+        };
+        assert_eq!(kind(&[2, 9, 3], "9^3 + 2", &small), "too-large");
+    }
+
     #[test]
     fn faults_quote_operators_as_typed() {
         let r = Rules::default();

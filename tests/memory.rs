@@ -317,8 +317,16 @@ fn a_budget_is_given_back_and_does_not_change_answers() {
     let mut prepared = Solver::new(every_rule())
         .unwrap()
         .with_budget(budget.clone());
+    let built = budget.tables_built();
     prepared.prepare(&[hand]).unwrap();
     assert!(budget.used() > 0);
+    // The spinner's count: the sub-hands' tables (of the 14 proper
+    // sub-hands of four distinct cards, at least the pairs').
+    assert!(
+        budget.tables_built() >= built + 6,
+        "{}",
+        budget.tables_built()
+    );
     drop(prepared);
     assert_eq!(budget.used(), 0);
 }
