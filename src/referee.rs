@@ -551,6 +551,92 @@ mod tests {
         assert_eq!(kind(&[2, 9, 3], "9^3 + 2", &small), "too-large");
     }
 
+    /// The wording of the faults of roots, 0^0 and fractions (found
+    /// untested by mutation testing), each as a player reads it.
+    #[test]
+    fn roots_zero_powers_and_fractions_are_worded_exactly() {
+        let r = Rules::default();
+        let p = Rules { powers: true, ..r };
+        let cases: [(&[u8], &str, &Rules, &str); 13] = [
+            (
+                &[2, 2, 9],
+                "root(9, 2 - 2)",
+                &p,
+                "root(9, 0): a root's degree must be at least 2",
+            ),
+            (&[2, 2, 3, 3], "(2-2)^(3-3)", &p, "0^0 is undefined"),
+            (
+                &[2, 3, 10],
+                "root(10, 3 - 2)",
+                &p,
+                "root(10, 1): a root's degree must be at least 2",
+            ),
+            (
+                &[2, 4, 9],
+                "root(2 - 9, 4)",
+                &p,
+                "root(−7, 4): no root of a negative number",
+            ),
+            (
+                &[2, 4, 10],
+                "root(10, 4 - 2)",
+                &p,
+                "root(10, 2) is not exact",
+            ),
+            (
+                &[2, 4, 9],
+                "9 / (2 - 4)",
+                &r,
+                "9 / (−2) is not exact: −4½ is not an integer",
+            ),
+            (
+                &[3, 4, 6],
+                "6 / 4 + 3",
+                &r,
+                "6 / 4 is not exact: 1½ is not an integer",
+            ),
+            (
+                &[3, 7, 9],
+                "7 / 3 + 9",
+                &r,
+                "7 / 3 is not exact: 2⅓ is not an integer",
+            ),
+            (
+                &[3, 8, 9],
+                "8 / 3 + 9",
+                &r,
+                "8 / 3 is not exact: 2⅔ is not an integer",
+            ),
+            (
+                &[4, 7, 9],
+                "7 / 4 + 9",
+                &r,
+                "7 / 4 is not exact: 1¾ is not an integer",
+            ),
+            (
+                &[2, 5, 7],
+                "2 / 5 + 7",
+                &r,
+                "2 / 5 is not exact: 2/5 is not an integer",
+            ),
+            (
+                &[2, 5, 7],
+                "7 / 5 + 2",
+                &r,
+                "7 / 5 is not exact: 1 2/5 is not an integer",
+            ),
+            (
+                &[2, 7, 9],
+                "7 + 2 + 13",
+                &r,
+                "13 is not a card in the hand (2 7 9)",
+            ),
+        ];
+        for (h, claim, rules, said) in cases {
+            assert_eq!(fault(h, claim, rules), said, "{claim}");
+        }
+    }
+
     #[test]
     fn faults_quote_operators_as_typed() {
         let r = Rules::default();

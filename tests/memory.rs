@@ -204,18 +204,24 @@ fn sweeps_and_games_too_large_are_refused() {
 
 #[test]
 fn many_threads_are_capped_and_counted() {
-    fails_with(prime_solve().args(["analyze", "--threads", "1024"]), "1024");
+    // Into a folder of its own: were the refusal lost, analyze would write
+    // into the checkout's reports/.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
     fails_with(
-        prime_solve().args([
-            "analyze",
-            "--threads",
-            "200",
-            "--memory-limit",
-            "1G",
-            "--quiet",
-        ]),
+        prime_solve()
+            .args(["analyze", "--threads", "1024", "-o"])
+            .arg(&out),
+        "1024",
+    );
+    fails_with(
+        prime_solve()
+            .args(["analyze", "--threads", "200", "--memory-limit", "1G"])
+            .args(["--quiet", "-o"])
+            .arg(&out),
         "200 worker threads",
     );
+    assert!(!out.exists());
 }
 
 /// Near the limit, whether tables built side by side pass it depended on
