@@ -5,7 +5,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::echo::echo;
+use crate::echo::excerpt;
 use crate::rules::Faces;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -223,11 +223,11 @@ pub const CARD_FORMS: &str = "a value 1-13, a card A 2-10 T J Q K with an option
 
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CardError {
-    #[error("bad card `{}`: expected {CARD_FORMS}", echo(token))]
+    #[error("bad card `{}`: expected {CARD_FORMS}", excerpt(token))]
     BadToken { token: String },
     #[error(
         "card `{0}` needs its suit when face cards count their suit (e.g. {0}H)",
-        echo(token)
+        excerpt(token)
     )]
     NeedsSuit { token: String },
     #[error(

@@ -33,6 +33,27 @@ pub fn echo(input: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// At most the first 20 characters of `text`, escaped as [`echo`] does,
+/// then `…` where more were cut: a long word, number or card token in a
+/// one-line message.
+///
+/// ```
+/// use prime_solve::echo::excerpt;
+/// assert_eq!(excerpt("QH"), "QH");
+/// assert_eq!(excerpt(&"x".repeat(100_000)), format!("{}…", "x".repeat(20)));
+/// ```
+pub fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 20;
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(SHOWN).collect();
+    let head = echo(&head).into_owned();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
 /// Whether a terminal might act on `c` rather than show it.
 pub fn needs_escape(c: char) -> bool {
     c.is_control()

@@ -351,6 +351,26 @@ fn hostile_claims_end_cleanly() {
 }
 
 #[test]
+fn a_long_bad_token_is_named_by_its_start() {
+    // A 100,000-character card or model name was echoed whole in its
+    // one-line error.
+    let long = "x".repeat(100_000);
+    let start = format!("`{}…`", "x".repeat(20));
+    for args in [
+        vec!["query", "4", "6", long.as_str()],
+        vec!["check", "4", "6", long.as_str(), "4+6"],
+        vec!["simulate", "--players", long.as_str()],
+    ] {
+        let out = prime_solve().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", args[0]);
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&start), "{}: {stderr}", args[0]);
+        assert!(stderr.len() < 400, "{}: {} bytes", args[0], stderr.len());
+    }
+}
+
+#[test]
 fn a_closed_pipe_is_not_an_error() {
     // Reading one line and closing: the tool must not panic or complain.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("prime-solve"))
@@ -496,6 +516,15 @@ fn rule_flags_say_what_to_write() {
             "an empty item in the list: use a comma-separated list of tri, fact, sqrt",
         );
     }
+    // A function named twice was taken as once.
+    fails_with(
+        &query(&["--functions", "tri,fact,tri"]),
+        "--functions names tri twice: list each of tri, fact, sqrt at most once",
+    );
+    fails_with(
+        &["simulate", "--functions", "sqrt", "--functions", "sqrt"],
+        "--functions names sqrt twice",
+    );
     // Clap's tips survive the folding into one line.
     fails_with(
         &query(&["--functoins", "tri"]),

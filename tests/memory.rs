@@ -430,7 +430,9 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
             needed,
             limit,
             operations,
+            at_least,
         }) => {
+            assert!(!at_least, "four cards are sampled in full");
             assert_eq!((h, cards, p, sampled), (hands.len(), 4, per_hand, n as u64));
             assert_eq!((needed, limit), (lists, exact - 1));
             assert!(operations > u128::from(per_hand) * u128::from(count));
@@ -468,6 +470,80 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
     .unwrap()
     .with_budget(Budget::new(1 << 30));
     assert_eq!(ceiling.foresee_primes(&hands, 1 << 10).unwrap(), 0);
+}
+
+#[test]
+fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
+    // From five cards on, the projection first counts the primes the
+    // sample's hands make without their tables of k − 1 cards, and
+    // refuses on those where they already pass the room: exactly when
+    // solving the same hands would. Checked here over a range of limits
+    // against the primes of the sample's hands, worked out in full.
+    let rules = Rules {
+        functions: Functions {
+            tri: true,
+            ..Functions::default()
+        },
+        max_prime: None,
+        ..Rules::default()
+    };
+    let hands: Vec<Hand> = prime_solve::deck::deal(5, rules.faces)
+        .0
+        .iter()
+        .map(|d| d.hand)
+        .collect();
+    let n = prime_solve::engine::PRIME_SAMPLE;
+    let plain = Solver::new(rules).unwrap();
+    let made: Vec<u64> = (0..n)
+        .map(|i| hands[(2 * i + 1) * hands.len() / (2 * n)])
+        .map(|h| plain.solve_primes(h).unwrap().primes().len() as u64)
+        .collect();
+    let count = hands.len() as u64;
+    let lists = |primes: u64| primes * count * 16;
+    let mean = made.iter().sum::<u64>().div_ceil(n as u64);
+    let (mut bounded, mut sampled, mut fitted) = (0, 0, 0);
+    // Limits from far too small to ample, the lists taking two thirds.
+    for eighths in [1, 2, 4, 6, 8, 10, 12, 14, 16, 24] {
+        let limit = lists(mean) * eighths / 8 / 2 * 3;
+        let room = limit / 3 * 2;
+        let solver = Solver::new(rules).unwrap().with_budget(Budget::new(limit));
+        match solver.foresee_primes(&hands, 16) {
+            Ok(bytes) => {
+                assert!(lists(mean) <= room, "{eighths}: let through");
+                assert_eq!(bytes, lists(mean));
+                fitted += 1;
+            }
+            Err(SolveError::Primes(r)) if r.at_least => {
+                let m = r.sampled as usize;
+                let solved: u64 = made[..m].iter().sum();
+                // A lower bound on those hands' primes ...
+                assert!(r.per_hand <= solved.div_ceil(m as u64), "{eighths}: {r:?}");
+                // ... that passes the room as the hands themselves would.
+                assert!(lists(solved.div_ceil(n as u64)) > room, "{eighths}: {r:?}");
+                assert_eq!(r.needed, lists(r.per_hand));
+                let text = SolveError::Primes(r).to_string();
+                assert!(text.contains(" or more, more than "), "{text}");
+                assert!(
+                    text.contains(
+                        "counting only what their splits into parts of at most three cards make"
+                    ),
+                    "{text}"
+                );
+                bounded += 1;
+            }
+            Err(SolveError::Primes(r)) => {
+                assert!(lists(r.per_hand) > room, "{eighths}: {r:?}");
+                sampled += 1;
+            }
+            Err(e) => panic!("{e}"),
+        }
+        assert_eq!(solver.budget().used(), 0, "nothing stays charged");
+    }
+    // Each way of deciding was met.
+    assert!(
+        bounded > 0 && sampled > 0 && fitted > 0,
+        "{bounded} {sampled} {fitted}"
+    );
 }
 
 #[test]

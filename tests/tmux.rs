@@ -133,6 +133,25 @@ fn practice_in_a_terminal() {
 }
 
 #[test]
+fn keys_typed_as_the_time_runs_out_do_not_answer_the_next_hand() {
+    // A claim still being typed when the time ran out was read as the
+    // first reply to the next hand, shown at once.
+    let command = format!("{} practice --seed 4 --rounds 2 --time-limit 1.5", binary());
+    let Some(t) = Tmux::start("late", &command) else {
+        return;
+    };
+    t.wait_for("Hand 1 of 2:");
+    t.wait_for("time is up");
+    t.keys(&["10*6+7", "Enter"]);
+    let screen = t.wait_for("MODE ");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    // Both hands ran out of time; the late claim answered neither.
+    assert_eq!(screen.matches("time is up").count(), 2, "{screen}");
+    assert!(!screen.contains("10*6+7"), "{screen}");
+    assert!(screen.contains("Summary: 0 of 2 hands correct"), "{screen}");
+}
+
+#[test]
 fn play_in_a_terminal() {
     let command = format!("{} play --seed 3", binary());
     let Some(t) = Tmux::start("play", &command) else {

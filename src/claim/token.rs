@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::ParseError;
 use crate::arith::{BinOp, Func};
-use crate::echo::echo;
+use crate::echo::{echo, excerpt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Token {
@@ -34,19 +34,6 @@ impl fmt::Display for Token {
             Token::Root => f.write_str("`root`"),
             Token::End => f.write_str("the end"),
         }
-    }
-}
-
-/// At most 20 characters of a long word or number, for messages.
-fn excerpt(text: &str) -> String {
-    const SHOWN: usize = 20;
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(SHOWN).collect();
-    let head = echo(&head).into_owned();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
     }
 }
 

@@ -257,6 +257,16 @@ fn parse_max_value(s: &str) -> Result<u64, String> {
 
 impl RuleArgs {
     pub fn rules(&self) -> Result<Rules> {
+        // `tri,tri` (or `--functions tri --functions tri`) is a slip, not
+        // a second triangular number: said, not read as one.
+        for (i, f) in self.functions.iter().enumerate() {
+            if self.functions[..i].contains(f) {
+                anyhow::bail!(
+                    "--functions names {} twice: list each of tri, fact, sqrt at most once",
+                    f.name()
+                );
+            }
+        }
         let functions = Functions::from(self.functions.clone());
         let defaults = Rules::default();
         let rules = Rules {

@@ -172,6 +172,9 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
                     if !json {
                         print("time is up\n")?;
                     }
+                    if matches!(source, Source::Keyboard) {
+                        term::discard_for(TYPING_ON)?;
+                    }
                     break (Reply::Pass, t);
                 }
                 Typed::Text(t, text) => {
@@ -226,6 +229,10 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
     }
     Ok(Verdict::Yes)
 }
+
+/// How long keys typed after the time runs out are thrown away: a claim
+/// still being typed then is not read as the reply to the next hand.
+const TYPING_ON: Duration = Duration::from_millis(600);
 
 /// A seed from the clock, for a new drill each time.
 fn clock_seed() -> u64 {

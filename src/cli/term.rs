@@ -117,6 +117,23 @@ pub fn discard_typed_ahead() -> Result<()> {
     Ok(())
 }
 
+/// Throws away what is typed for `grace` from now: after the time runs
+/// out, the rest of a claim still being typed, which the next hand (shown
+/// at once) would otherwise read as its first reply.
+pub fn discard_for(grace: Duration) -> Result<()> {
+    let _raw = RawMode::on().context("cannot read the keyboard")?;
+    let end = Instant::now() + grace;
+    loop {
+        let left = end.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(());
+        }
+        if event::poll(left)? {
+            event::read()?;
+        }
+    }
+}
+
 /// What fits on one line of `width` columns: `prompt` and as much of the
 /// end of `typed` as there is room for, after `…` where the start is cut,
 /// one column short of the edge so that the terminal never wraps it (a

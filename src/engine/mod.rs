@@ -527,8 +527,13 @@ impl Solver {
     /// their order) one after another, each with its own tables, and
     /// scales the mean of those it solved. It stops as soon as the primes
     /// found would pass that share even if the hands left made none, so
-    /// that a sweep far too large is refused after a few
-    /// hands. Called before [`Solver::plan_sweep`], it refuses such a sweep
+    /// that a sweep far too large is refused after a few hands. From five
+    /// cards on, lower bounds come first: the primes each sampled hand
+    /// makes without its tables of k − 1 cards ([`Solver::primes_at_least`],
+    /// seconds where solving a six-card hand under T ! √ takes tens of
+    /// seconds), which refuse, with `at_least` set, exactly where the
+    /// hands they bound would (their primes can only be more); where they
+    /// do not suffice, the hands are solved. Called before [`Solver::plan_sweep`], it refuses such a sweep
     /// before any table of it is prepared. A ceiling that bounds the lists
     /// within the budget spares the sample. The hands sampled and the
     /// figures do not depend on the number of threads; what the budget has
@@ -561,9 +566,40 @@ impl Solver {
             return Ok(0);
         }
         let lists = |primes: u64| primes.saturating_mul(count).saturating_mul(per_prime);
+        // The sample's hands, spread evenly over the sweep in its order.
+        let sampled = |i: usize| hands[(2 * i + 1) * hands.len() / (2 * PRIME_SAMPLE)];
+        // The sample refuses once the primes of the hands it solved pass
+        // the room even if the rest made none. So lower bounds on those
+        // hands' primes that pass it decide the same refusal, without the
+        // hands' costliest tables.
+        let settles = |primes: u64| lists(primes.div_ceil(PRIME_SAMPLE as u64)) > room;
+        let (mut least, mut pairs) = (0u64, 0u128);
+        for i in 0..PRIME_SAMPLE {
+            let Some(found) = self.primes_at_least(sampled(i), |p| settles(least + p))? else {
+                break;
+            };
+            least += found.found.len() as u64;
+            pairs += found.pairs;
+            if found.settled {
+                let solved = i as u64 + 1;
+                let per_hand = least.div_ceil(solved);
+                return Err(SolveError::Primes(PrimesRefusal {
+                    hands: hands.len(),
+                    cards: hands[0].len(),
+                    per_hand,
+                    sampled: solved,
+                    needed: lists(per_hand),
+                    limit: self.budget.limit(),
+                    operations: (pairs / u128::from(solved))
+                        .saturating_mul(self.ops.len() as u128)
+                        .saturating_mul(u128::from(count)),
+                    at_least: true,
+                }));
+            }
+        }
         let (mut primes, mut operations, mut solved) = (0u64, 0u128, 0u64);
         for i in 0..PRIME_SAMPLE {
-            let hand = hands[(2 * i + 1) * hands.len() / (2 * PRIME_SAMPLE)];
+            let hand = sampled(i);
             let solution = self.solve_primes(hand)?;
             // The pairs of values the top tries, once per operation.
             let pairs: u128 = table::splits(hand)
@@ -591,9 +627,95 @@ impl Solver {
                 needed,
                 limit: self.budget.limit(),
                 operations: (operations / u128::from(solved)).saturating_mul(u128::from(count)),
+                at_least: false,
             }));
         }
         Ok(needed)
+    }
+
+    /// A lower bound on the primes `hand` makes, from its splits whose
+    /// two parts both have at most k − 2 of its k cards (from five cards
+    /// on: the tables of k − 1 cards are what takes a hand's time under
+    /// powers and functions, seconds each for five cards), counted until
+    /// `enough` says they are enough. `None` where the hand has fewer than
+    /// five cards. Every pair of values of such a
+    /// split, both ways round, through every operation, is a value the
+    /// hand makes; the primes among them are some of its primes (no
+    /// function at the top, no juxtaposition of the whole hand).
+    fn primes_at_least(
+        &self,
+        hand: Hand,
+        enough: impl Fn(u64) -> bool,
+    ) -> Result<Option<AtLeast>, SolveError> {
+        let k = hand.len();
+        if k < 5 {
+            return Ok(None);
+        }
+        let small = |h: Hand| h.len() <= k - 2;
+        let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
+        let mut missing: Vec<Hand> = hand
+            .proper_sub_hands()
+            .into_iter()
+            .filter(|&s| small(s) && !self.shared.contains_key(&s))
+            .collect();
+        missing.sort_unstable_by_key(|h| h.len());
+        let build = self.build();
+        for h in missing {
+            let table = build.table(h, |s| self.shared.get(&s).unwrap_or_else(|| &local[&s]))?;
+            local.insert(h, table);
+        }
+        let get = |s: Hand| {
+            &self
+                .shared
+                .get(&s)
+                .unwrap_or_else(|| &local[&s])
+                .merged
+                .values
+        };
+        let splits: Vec<table::Split> = table::splits(hand)
+            .into_iter()
+            .filter(|s| small(s.x) && small(s.y))
+            .collect();
+        // The pairs those splits try, for the refusal's account of the work.
+        let pairs = splits
+            .iter()
+            .map(|s| get(s.x).len() as u128 * get(s.y).len() as u128)
+            .sum();
+        let (rules, bound) = (self.rules, self.rules.max_value);
+        let mut found: FxHashMap<Value, ()> = FxHashMap::default();
+        let mut charge = budget::Charge::default();
+        for s in &splits {
+            let ys = get(s.y);
+            for &a in get(s.x) {
+                for &b in ys {
+                    for &op in &self.ops {
+                        for (l, r) in [(a, b), (b, a)] {
+                            if let crate::arith::Eval::Exact(v) = op.apply(l, r, bound)
+                                && rules.allows_prime(v)
+                                && is_prime(v)
+                            {
+                                budget::map_room(&mut found, &mut charge, &self.budget, 1)?;
+                                found.insert(v, ());
+                            }
+                        }
+                    }
+                }
+                if enough(found.len() as u64) {
+                    return Ok(Some(AtLeast {
+                        found,
+                        pairs,
+                        settled: true,
+                        _charge: charge,
+                    }));
+                }
+            }
+        }
+        Ok(Some(AtLeast {
+            found,
+            pairs,
+            settled: false,
+            _charge: charge,
+        }))
     }
 
     /// Drops the shared tables of `size` cards (after a chunk of a sweep).
@@ -1146,6 +1268,16 @@ pub enum SolveError {
     Primes(PrimesRefusal),
 }
 
+/// What [`Solver::primes_at_least`] found: some of a hand's primes, from
+/// `pairs` pairs of values, and whether they were enough.
+struct AtLeast {
+    found: FxHashMap<Value, ()>,
+    pairs: u128,
+    settled: bool,
+    /// The set's memory, charged while it lives.
+    _charge: budget::Charge,
+}
+
 /// What [`Solver::foresee_primes`] projected for a sweep it refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrimesRefusal {
@@ -1160,6 +1292,11 @@ pub struct PrimesRefusal {
     pub limit: u64,
     /// The pairs of values the hands' tops would try, times the operators.
     pub operations: u128,
+    /// Whether `per_hand` is only a lower bound, the primes of the first
+    /// hand sampled that its splits into parts of at most k − 2 cards
+    /// make, and `operations` those splits' alone
+    /// ([`Solver::primes_at_least`]).
+    pub at_least: bool,
 }
 
 /// The words of [`SolveError::Primes`], the same on every run.
@@ -1173,6 +1310,7 @@ impl fmt::Display for PrimesRefusal {
             needed,
             limit,
             operations,
+            at_least,
         } = self;
         use crate::words::{grouped, number};
         let (lists, whole) = budget::apart(needed, limit);
@@ -1190,6 +1328,19 @@ impl fmt::Display for PrimesRefusal {
         };
         #[allow(clippy::cast_precision_loss, reason = "an estimate")]
         let operations = operations as f64;
+        if at_least {
+            return write!(
+                f,
+                "not enough memory: the primes of all {} {}-card hands would take {lists} or \
+                 more, more than {limit} (at least {} a hand in {sample}, counting only what \
+                 their splits into parts of at most {} cards make, which alone means \
+                 {operations:.1e} operations on pairs of values)",
+                grouped(hands as u128),
+                number(cards),
+                grouped(u128::from(per_hand)),
+                number(cards - 2),
+            );
+        }
         write!(
             f,
             "not enough memory: the primes of all {} {}-card hands would take about {lists}, more \
@@ -1209,5 +1360,79 @@ impl SolveError {
             self,
             SolveError::Memory { .. } | SolveError::Refused { .. } | SolveError::Primes { .. }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Faces, Functions};
+
+    #[test]
+    fn a_lower_bound_on_primes_finds_only_primes_the_hand_makes() {
+        let tri = Functions {
+            tri: true,
+            ..Functions::default()
+        };
+        let every = Functions {
+            tri: true,
+            fact: true,
+            sqrt: true,
+        };
+        let rule_sets = [
+            Rules {
+                max_prime: None,
+                ..Rules::default()
+            },
+            Rules {
+                functions: tri,
+                max_prime: None,
+                ..Rules::default()
+            },
+            Rules {
+                faces: Faces::Rank,
+                powers: true,
+                juxtapose: true,
+                functions: every,
+                ..Rules::default()
+            },
+            Rules {
+                powers: true,
+                max_prime: Some(50),
+                ..Rules::default()
+            },
+        ];
+        for rules in rule_sets {
+            let solver = Solver::new(rules).unwrap();
+            let (dealt, _) = crate::deck::deal(5, rules.faces);
+            let mut fewer = 0;
+            for d in dealt.iter().step_by(dealt.len() / 5 + 1) {
+                let made = solver.solve_primes(d.hand).unwrap().primes();
+                let at_least = solver.primes_at_least(d.hand, |_| false).unwrap().unwrap();
+                let mut found: Vec<Value> = at_least.found.keys().copied().collect();
+                found.sort_unstable();
+                assert!(!at_least.settled);
+                assert!(at_least.pairs > 0);
+                // Some primes, each one the hand makes.
+                assert!(!found.is_empty(), "{rules:?} {}", d.hand);
+                assert!(
+                    found.iter().all(|p| made.binary_search(p).is_ok()),
+                    "{rules:?} {}: {found:?} against {made:?}",
+                    d.hand
+                );
+                fewer += usize::from(found.len() < made.len());
+                // Stopped once there are enough.
+                let three = solver.primes_at_least(d.hand, |n| n >= 3).unwrap().unwrap();
+                assert_eq!(
+                    (three.found.len().min(3), three.settled),
+                    (found.len().min(3), found.len() >= 3)
+                );
+            }
+            assert!(fewer > 0, "the splits of one card against four make more");
+        }
+        // Below five cards the tables are quick: no bound.
+        let solver = Solver::new(Rules::default()).unwrap();
+        let hand = Hand::from_values(&[1, 2, 3, 4]);
+        assert!(solver.primes_at_least(hand, |_| false).unwrap().is_none());
     }
 }

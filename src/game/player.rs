@@ -238,7 +238,7 @@ impl Model {
         if name.is_empty() || name.chars().count() > MAX_NAME || !name.chars().all(word) {
             return Err(format!(
                 "a model's name must be a word of letters, digits, - and _ (at most {MAX_NAME}), not `{}`",
-                crate::echo::echo(name)
+                crate::echo::excerpt(name)
             ));
         }
         let fields = [
@@ -428,7 +428,7 @@ impl Models {
                 let names: Vec<&str> = self.models.iter().map(|m| &*m.name).collect();
                 format!(
                     "unknown player model `{}`: use {}",
-                    crate::echo::echo(name),
+                    crate::echo::excerpt(name),
                     crate::words::or_list(&names)
                 )
             })
