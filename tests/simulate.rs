@@ -419,3 +419,51 @@ fn an_endgame_no_game_reached_is_said_plainly() {
     assert!(text.contains("endgame: no game reached it, ties"), "{text}");
     assert!(!text.contains("reached it (of games"), "{text}");
 }
+
+/// Where no game finished there is no share of wins: the text says so
+/// and JSON gives null, where both once gave 0% (0.0-100.0%).
+#[test]
+fn wins_when_no_game_finished_are_no_share() {
+    let run = |format: &str| {
+        let out = prime_solve()
+            .args([
+                "simulate",
+                "--games",
+                "5",
+                "--max-turns",
+                "1",
+                "--quiet",
+                "-f",
+                format,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("text");
+    assert!(text.contains("\nwins: none, no game finished\n"), "{text}");
+    assert!(!text.contains("wins by model"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(json["finished"], 0);
+    let wins = json["wins"].as_array().unwrap();
+    assert_eq!(wins.len(), 3);
+    for w in wins {
+        assert_eq!(
+            (&w["wins"], &w["share"], &w["interval95"]),
+            (
+                &0.into(),
+                &serde_json::Value::Null,
+                &serde_json::Value::Null
+            )
+        );
+    }
+    // With a finished game the share is there.
+    let out = prime_solve()
+        .args(["simulate", "--games", "2", "--quiet", "-f", "json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["wins"][0]["share"].is_object(), "{json}");
+    assert!(json["wins"][0]["interval95"].is_array(), "{json}");
+}

@@ -161,8 +161,9 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
                 "seat": seat + 1,
                 "model": sim.players[seat].name,
                 "wins": w,
-                "share": ratio(Ratio::new(w as u128, s.finished.max(1) as u128)),
-                "interval95": wilson(w, s.finished),
+                // No share of no finished game.
+                "share": (s.finished > 0).then(|| ratio(Ratio::new(w as u128, s.finished as u128))),
+                "interval95": (s.finished > 0).then(|| wilson(w, s.finished)),
             })
         })
         .collect();

@@ -189,11 +189,15 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             )
         })
         .collect();
-    let _ = writeln!(
-        out,
-        "wins (of finished games, 95% intervals): {}",
-        wins.join(", ")
-    );
+    if s.finished == 0 {
+        let _ = writeln!(out, "wins: none, no game finished");
+    } else {
+        let _ = writeln!(
+            out,
+            "wins (of finished games, 95% intervals): {}",
+            wins.join(", ")
+        );
+    }
     if s.draws > 0 {
         let share = crate::ratio::Ratio::new(s.draws as u128, s.finished.max(1) as u128);
         let _ = writeln!(
@@ -226,7 +230,9 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             )
         })
         .collect();
-    let _ = writeln!(out, "wins by model: {}", models.join(", "));
+    if s.finished > 0 {
+        let _ = writeln!(out, "wins by model: {}", models.join(", "));
+    }
     if sim.two_player {
         let _ = writeln!(
             out,
