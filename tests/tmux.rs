@@ -152,6 +152,41 @@ fn keys_typed_as_the_time_runs_out_do_not_answer_the_next_hand() {
 }
 
 #[test]
+fn practice_into_a_pipe_keeps_its_clock_on_the_screen() {
+    // `practice | tee log` drew its clock into the pipe, ten times a
+    // second, and the log never got the reply as a line.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let command = format!(
+        "{} practice --seed 4 --rounds 1 --time-limit 60 | tee {}",
+        binary(),
+        log.display()
+    );
+    let Some(t) = Tmux::start("tee", &command) else {
+        return;
+    };
+    t.wait_for("Hand 1 of 1:  6♣ 10♣ 7♦");
+    // The clock runs on the screen (on stderr).
+    let first = t.wait_for(" s  >");
+    std::thread::sleep(Duration::from_millis(400));
+    assert_ne!(first, t.screen(), "the clock does not move");
+    t.keys(&["10*6+7", "Enter"]);
+    let screen = t.wait_for("MODE ");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("MODE icanon echo"), "{screen}");
+    // The reply shows once, as the pipe's line, not twice.
+    assert_eq!(screen.matches("> 10*6+7").count(), 1, "{screen}");
+    assert!(
+        screen.contains("valid: 10*6+7 = 67, a prime, in"),
+        "{screen}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("\n> 10*6+7\n"), "{text}");
+    assert!(!text.contains(" s  >") && !text.contains('\r'), "{text:?}");
+    assert!(text.contains("Summary: 1 of 1 hand correct"), "{text}");
+}
+
+#[test]
 fn play_in_a_terminal() {
     let command = format!("{} play --seed 3", binary());
     let Some(t) = Tmux::start("play", &command) else {

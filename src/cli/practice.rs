@@ -85,7 +85,7 @@ impl Source {
 
     /// Whether the terminal already shows what was typed.
     fn echoes(&self) -> bool {
-        matches!(self, Source::Keyboard)
+        matches!(self, Source::Keyboard) && term::line_kept()
     }
 }
 

@@ -163,7 +163,17 @@ pub fn read_line(
     prompt: &dyn Fn(Duration) -> String,
 ) -> Result<Line> {
     let _raw = RawMode::on().context("cannot read the keyboard")?;
-    let mut out = io::stdout();
+    // Drawn where the person sees it: on stdout at a terminal; where stdout
+    // is piped (`practice | tee log`), on stderr, and cleared after Enter
+    // for the caller to write the reply to stdout as a line of its own
+    // ([`line_kept`]), so that the pipe gets no clock redrawn ten times a
+    // second.
+    let kept = line_kept();
+    let mut out: Box<dyn Write> = if kept {
+        Box::new(io::stdout())
+    } else {
+        Box::new(io::stderr())
+    };
     let mut buffer = String::new();
     let line = loop {
         let elapsed = start.elapsed();
@@ -185,9 +195,23 @@ pub fn read_line(
             break line;
         }
     };
-    queue!(out, style::Print("\r\n"))?;
+    if kept {
+        queue!(out, style::Print("\r\n"))?;
+    } else {
+        queue!(
+            out,
+            cursor::MoveToColumn(0),
+            terminal::Clear(terminal::ClearType::UntilNewLine)
+        )?;
+    }
     out.flush()?;
     Ok(line)
+}
+
+/// Whether [`read_line`] leaves the line typed on the screen, drawn on
+/// stdout (a terminal); else the caller writes it out.
+pub fn line_kept() -> bool {
+    io::stdout().is_terminal()
 }
 
 /// One scripted reply: typed `ms` milliseconds after the cards were shown.
