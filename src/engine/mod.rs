@@ -641,14 +641,18 @@ impl Solver {
     /// five cards. Every pair of values of such a
     /// split, both ways round, through every operation, is a value the
     /// hand makes; the primes among them are some of its primes (no
-    /// function at the top, no juxtaposition of the whole hand).
+    /// function at the top, no juxtaposition of the whole hand). `None`
+    /// too where the restricted search solves the hand.
     fn primes_at_least(
         &self,
         hand: Hand,
         enough: impl Fn(u64) -> bool,
     ) -> Result<Option<AtLeast>, SolveError> {
         let k = hand.len();
-        if k < 5 {
+        // Under the restricted search (a ceiling up to 1000) a hand's
+        // tables are cut, and quick: the full ones built here could pass a
+        // budget the sample fits in.
+        if k < 5 || self.restricts(k) {
             return Ok(None);
         }
         let small = |h: Hand| h.len() <= k - 2;
@@ -1434,5 +1438,16 @@ mod tests {
         let solver = Solver::new(Rules::default()).unwrap();
         let hand = Hand::from_values(&[1, 2, 3, 4]);
         assert!(solver.primes_at_least(hand, |_| false).unwrap().is_none());
+        // Nor under the restricted search (a ceiling), whose tables are cut.
+        let hand = Hand::from_values(&[1, 2, 3, 4, 5]);
+        assert!(solver.restricts(5));
+        assert!(solver.primes_at_least(hand, |_| false).unwrap().is_none());
+        let any = Solver::new(Rules {
+            max_prime: None,
+            ..Rules::default()
+        })
+        .unwrap();
+        assert!(!any.restricts(5));
+        assert!(any.primes_at_least(hand, |_| false).unwrap().is_some());
     }
 }
