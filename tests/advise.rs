@@ -122,3 +122,22 @@ fn bad_input_gets_one_line() {
             .contains("name = \"expert\"")
     );
 }
+
+#[test]
+fn no_finished_game_gives_no_share_and_no_verdict() {
+    // With every game stopped at the first turn, the shares read
+    // 0.0% (0.0-100.0%) and the verdict on high primes followed from them.
+    let out = prime_solve()
+        .args(["advise", "--games", "3", "--max-turns", "1", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("expert (no game finished)"), "{text}");
+    assert!(!text.contains("0.0-100.0%"), "{text}");
+    assert!(!text.contains("Not borne out at this precision"), "{text}");
+    assert!(
+        !text.contains("without knowing three-figure primes wins"),
+        "{text}"
+    );
+}

@@ -457,7 +457,7 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
     );
     assert!(
         text.contains(&format!(
-            "(about {} a hand in the first 1 of a sample of 8 hands; finding them means about ",
+            "(about {} in the first hand of a sample of 8; finding them means about ",
             prime_solve::words::grouped(u128::from(made[0]))
         )),
         "{text}"
@@ -517,7 +517,7 @@ fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
                 let m = r.sampled as usize;
                 let solved: u64 = made[..m].iter().sum();
                 // A lower bound on those hands' primes ...
-                assert!(r.per_hand <= solved.div_ceil(m as u64), "{eighths}: {r:?}");
+                assert!(r.per_hand <= solved / m as u64, "{eighths}: {r:?}");
                 // ... that passes the room as the hands themselves would.
                 assert!(lists(solved.div_ceil(n as u64)) > room, "{eighths}: {r:?}");
                 assert_eq!(r.needed, lists(r.per_hand));
@@ -525,7 +525,7 @@ fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
                 assert!(text.contains(" or more, more than "), "{text}");
                 assert!(
                     text.contains(
-                        "counting only what their splits into parts of at most three cards make"
+                        " splits into parts of at most three cards, whose work alone is about "
                     ),
                     "{text}"
                 );
@@ -544,6 +544,43 @@ fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
         bounded > 0 && sampled > 0 && fitted > 0,
         "{bounded} {sampled} {fitted}"
     );
+}
+
+#[test]
+fn a_refusal_from_lower_bounds_reads_the_same_for_any_number_of_threads() {
+    // Each thread's reservation takes from the room the lists may have;
+    // the bounds once stopped counting where that room was passed, so
+    // that the figures changed with the threads.
+    let refusal = |threads: &str| {
+        let out = prime_solve()
+            .args([
+                "simulate",
+                "--players",
+                "expert,expert,expert,expert,expert",
+                "--functions",
+                "tri,fact,sqrt",
+                "--high-primes",
+                "--games",
+                "2",
+                "--quiet",
+                "--memory-limit",
+                "200M",
+                "--threads",
+                threads,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let one = refusal("1");
+    assert!(
+        one.contains(" five-card hands would take about ") && one.contains(" or more, more than "),
+        "{one}"
+    );
+    assert!(one.contains("(at least "), "{one}");
+    assert_eq!(one, refusal("2"));
+    assert_eq!(one, refusal("3"));
 }
 
 #[test]

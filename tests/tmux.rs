@@ -152,6 +152,23 @@ fn keys_typed_as_the_time_runs_out_do_not_answer_the_next_hand() {
 }
 
 #[test]
+fn a_quit_key_as_the_time_runs_out_still_quits() {
+    // Keys typed just after "time is up" are thrown away, but Esc among
+    // them stops the drill, as it would a moment later.
+    let command = format!("{} practice --seed 4 --rounds 3 --time-limit 1", binary());
+    let Some(t) = Tmux::start("quit", &command) else {
+        return;
+    };
+    t.wait_for("time is up");
+    t.keys(&["Escape"]);
+    let screen = t.wait_for("MODE ");
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("Summary: 0 of 1 hand correct"), "{screen}");
+    assert!(!screen.contains("Hand 2 of 3"), "{screen}");
+    assert!(screen.contains("MODE icanon echo"), "{screen}");
+}
+
+#[test]
 fn practice_into_a_pipe_keeps_its_clock_on_the_screen() {
     // `practice | tee log` drew its clock into the pipe, ten times a
     // second, and the log never got the reply as a line.

@@ -165,6 +165,9 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
         let start = Instant::now();
         let hints = answers.hints();
         let mut hinted = 0u32;
+        // A quit key pressed as the time ran out: this hand is judged,
+        // then the drill stops.
+        let mut quit = false;
         let (reply, took) = loop {
             match source.next(start, limit, "> ")? {
                 Typed::Quit => break 'drill,
@@ -172,8 +175,8 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
                     if !json {
                         print("time is up\n")?;
                     }
-                    if matches!(source, Source::Keyboard) {
-                        term::discard_for(TYPING_ON)?;
+                    if matches!(source, Source::Keyboard) && term::discard_for(TYPING_ON)? {
+                        quit = true;
                     }
                     break (Reply::Pass, t);
                 }
@@ -223,6 +226,9 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
             history::append(log, &round, &rules, args.output.ascii)?;
         }
         rounds.push(round);
+        if quit {
+            break;
+        }
     }
     if !json {
         print(&show_summary(&rounds, &rules, seed, args.output.ascii))?;

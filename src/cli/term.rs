@@ -25,7 +25,18 @@ pub fn restore() {
         if ALTERNATE_SCREEN.load(std::sync::atomic::Ordering::SeqCst) {
             let _ = queue!(out, terminal::LeaveAlternateScreen, cursor::Show);
         }
-        let _ = queue!(out, style::Print("\r\n"));
+        if line_kept() {
+            let _ = queue!(out, style::Print("\r\n"));
+        } else {
+            // The line being read is on stderr; the pipe gets nothing.
+            let mut err = io::stderr();
+            let _ = queue!(
+                err,
+                cursor::MoveToColumn(0),
+                terminal::Clear(terminal::ClearType::UntilNewLine)
+            );
+            let _ = err.flush();
+        }
         let _ = out.flush();
         let _ = terminal::disable_raw_mode();
     }
@@ -120,16 +131,20 @@ pub fn discard_typed_ahead() -> Result<()> {
 /// Throws away what is typed for `grace` from now: after the time runs
 /// out, the rest of a claim still being typed, which the next hand (shown
 /// at once) would otherwise read as its first reply.
-pub fn discard_for(grace: Duration) -> Result<()> {
+/// Gives whether a key that quits (Esc, Ctrl-C, Ctrl-D) came among them.
+pub fn discard_for(grace: Duration) -> Result<bool> {
     let _raw = RawMode::on().context("cannot read the keyboard")?;
     let end = Instant::now() + grace;
     loop {
         let left = end.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Ok(());
+            return Ok(false);
         }
-        if event::poll(left)? {
-            event::read()?;
+        if event::poll(left)?
+            && let Event::Key(key) = event::read()?
+            && matches!(edit(&mut String::new(), key), Some(Line::Quit))
+        {
+            return Ok(true);
         }
     }
 }
@@ -169,10 +184,12 @@ pub fn read_line(
     // ([`line_kept`]), so that the pipe gets no clock redrawn ten times a
     // second.
     let kept = line_kept();
+    // Buffered, so that each redraw goes out in one write (stderr is not
+    // buffered: a pipe's output landing between its pieces garbled them).
     let mut out: Box<dyn Write> = if kept {
         Box::new(io::stdout())
     } else {
-        Box::new(io::stderr())
+        Box::new(io::BufWriter::new(io::stderr()))
     };
     let mut buffer = String::new();
     let line = loop {
@@ -209,9 +226,11 @@ pub fn read_line(
 }
 
 /// Whether [`read_line`] leaves the line typed on the screen, drawn on
-/// stdout (a terminal); else the caller writes it out.
+/// stdout (a terminal, or a pipe when stderr is none either, where the
+/// person would otherwise type blind); else it is drawn on stderr and the
+/// caller writes it out.
 pub fn line_kept() -> bool {
-    io::stdout().is_terminal()
+    io::stdout().is_terminal() || !io::stderr().is_terminal()
 }
 
 /// One scripted reply: typed `ms` milliseconds after the cards were shown.

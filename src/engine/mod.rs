@@ -572,17 +572,20 @@ impl Solver {
         // the room even if the rest made none. So lower bounds on those
         // hands' primes that pass it decide the same refusal, without the
         // hands' costliest tables.
+        // Each hand's bound is counted in full, so that the figures do not
+        // depend on the room (which the threads' reservations change).
         let settles = |primes: u64| lists(primes.div_ceil(PRIME_SAMPLE as u64)) > room;
         let (mut least, mut pairs) = (0u64, 0u128);
         for i in 0..PRIME_SAMPLE {
-            let Some(found) = self.primes_at_least(sampled(i), |p| settles(least + p))? else {
+            let Some(found) = self.primes_at_least(sampled(i))? else {
                 break;
             };
             least += found.found.len() as u64;
             pairs += found.pairs;
-            if found.settled {
+            if settles(least) {
                 let solved = i as u64 + 1;
-                let per_hand = least.div_ceil(solved);
+                // Rounded down: the mean of the bounds is at least this.
+                let per_hand = least / solved;
                 return Err(SolveError::Primes(PrimesRefusal {
                     hands: hands.len(),
                     cards: hands[0].len(),
@@ -636,18 +639,13 @@ impl Solver {
     /// A lower bound on the primes `hand` makes, from its splits whose
     /// two parts both have at most k − 2 of its k cards (from five cards
     /// on: the tables of k − 1 cards are what takes a hand's time under
-    /// powers and functions, seconds each for five cards), counted until
-    /// `enough` says they are enough. `None` where the hand has fewer than
-    /// five cards. Every pair of values of such a
+    /// powers and functions, seconds each for five cards). `None` where the
+    /// hand has fewer than five cards. Every pair of values of such a
     /// split, both ways round, through every operation, is a value the
     /// hand makes; the primes among them are some of its primes (no
     /// function at the top, no juxtaposition of the whole hand). `None`
     /// too where the restricted search solves the hand.
-    fn primes_at_least(
-        &self,
-        hand: Hand,
-        enough: impl Fn(u64) -> bool,
-    ) -> Result<Option<AtLeast>, SolveError> {
+    fn primes_at_least(&self, hand: Hand) -> Result<Option<AtLeast>, SolveError> {
         let k = hand.len();
         // Under the restricted search (a ceiling up to 1000) a hand's
         // tables are cut, and quick: the full ones built here could pass a
@@ -704,20 +702,11 @@ impl Solver {
                         }
                     }
                 }
-                if enough(found.len() as u64) {
-                    return Ok(Some(AtLeast {
-                        found,
-                        pairs,
-                        settled: true,
-                        _charge: charge,
-                    }));
-                }
             }
         }
         Ok(Some(AtLeast {
             found,
             pairs,
-            settled: false,
             _charge: charge,
         }))
     }
@@ -1273,11 +1262,10 @@ pub enum SolveError {
 }
 
 /// What [`Solver::primes_at_least`] found: some of a hand's primes, from
-/// `pairs` pairs of values, and whether they were enough.
+/// `pairs` pairs of values.
 struct AtLeast {
     found: FxHashMap<Value, ()>,
     pairs: u128,
-    settled: bool,
     /// The set's memory, charged while it lives.
     _charge: budget::Charge,
 }
@@ -1325,34 +1313,44 @@ impl fmt::Display for PrimesRefusal {
         } else {
             format!("the two thirds of what the limit of {whole} leaves that they may take")
         };
-        let sample = if sampled < PRIME_SAMPLE as u64 {
-            format!("the first {sampled} of a sample of {PRIME_SAMPLE} hands")
-        } else {
-            format!("a sample of {PRIME_SAMPLE} hands")
+        // `1,234 in the first hand of a sample of 8`, `1,234 a hand in the
+        // first 3 of a sample of 8 hands`, `... in a sample of 8 hands`.
+        let per_hand = grouped(u128::from(per_hand));
+        let (sample, their) = match sampled {
+            1 => (
+                format!("{per_hand} in the first hand of a sample of {PRIME_SAMPLE}"),
+                "its",
+            ),
+            n if n < PRIME_SAMPLE as u64 => (
+                format!("{per_hand} a hand in the first {n} of a sample of {PRIME_SAMPLE} hands"),
+                "their",
+            ),
+            _ => (
+                format!("{per_hand} a hand in a sample of {PRIME_SAMPLE} hands"),
+                "their",
+            ),
         };
         #[allow(clippy::cast_precision_loss, reason = "an estimate")]
         let operations = operations as f64;
         if at_least {
             return write!(
                 f,
-                "not enough memory: the primes of all {} {}-card hands would take {lists} or \
-                 more, more than {limit} (at least {} a hand in {sample}, counting only what \
-                 their splits into parts of at most {} cards make, which alone means \
+                "not enough memory: the primes of all {} {}-card hands would take about {lists} \
+                 or more, more than {limit} (at least {sample}, counting only the primes of \
+                 {their} splits into parts of at most {} cards, whose work alone is about \
                  {operations:.1e} operations on pairs of values)",
                 grouped(hands as u128),
                 number(cards),
-                grouped(u128::from(per_hand)),
                 number(cards - 2),
             );
         }
         write!(
             f,
             "not enough memory: the primes of all {} {}-card hands would take about {lists}, more \
-             than {limit} (about {} a hand in {sample}; finding them means about {operations:.1e} \
-             operations on pairs of values)",
+             than {limit} (about {sample}; finding them means about {operations:.1e} operations \
+             on pairs of values)",
             grouped(hands as u128),
             number(cards),
-            grouped(u128::from(per_hand)),
         )
     }
 }
@@ -1412,10 +1410,9 @@ mod tests {
             let mut fewer = 0;
             for d in dealt.iter().step_by(dealt.len() / 5 + 1) {
                 let made = solver.solve_primes(d.hand).unwrap().primes();
-                let at_least = solver.primes_at_least(d.hand, |_| false).unwrap().unwrap();
+                let at_least = solver.primes_at_least(d.hand).unwrap().unwrap();
                 let mut found: Vec<Value> = at_least.found.keys().copied().collect();
                 found.sort_unstable();
-                assert!(!at_least.settled);
                 assert!(at_least.pairs > 0);
                 // Some primes, each one the hand makes.
                 assert!(!found.is_empty(), "{rules:?} {}", d.hand);
@@ -1425,29 +1422,23 @@ mod tests {
                     d.hand
                 );
                 fewer += usize::from(found.len() < made.len());
-                // Stopped once there are enough.
-                let three = solver.primes_at_least(d.hand, |n| n >= 3).unwrap().unwrap();
-                assert_eq!(
-                    (three.found.len().min(3), three.settled),
-                    (found.len().min(3), found.len() >= 3)
-                );
             }
             assert!(fewer > 0, "the splits of one card against four make more");
         }
         // Below five cards the tables are quick: no bound.
         let solver = Solver::new(Rules::default()).unwrap();
         let hand = Hand::from_values(&[1, 2, 3, 4]);
-        assert!(solver.primes_at_least(hand, |_| false).unwrap().is_none());
+        assert!(solver.primes_at_least(hand).unwrap().is_none());
         // Nor under the restricted search (a ceiling), whose tables are cut.
         let hand = Hand::from_values(&[1, 2, 3, 4, 5]);
         assert!(solver.restricts(5));
-        assert!(solver.primes_at_least(hand, |_| false).unwrap().is_none());
+        assert!(solver.primes_at_least(hand).unwrap().is_none());
         let any = Solver::new(Rules {
             max_prime: None,
             ..Rules::default()
         })
         .unwrap();
         assert!(!any.restricts(5));
-        assert!(any.primes_at_least(hand, |_| false).unwrap().is_some());
+        assert!(any.primes_at_least(hand).unwrap().is_some());
     }
 }

@@ -10,7 +10,7 @@ use crate::expr::Style;
 use crate::game::sim::{Summary, wilson};
 use crate::ratio::Ratio;
 use crate::report::json::{SCHEMA, ratio, rules};
-use crate::report::simulation::players;
+use crate::report::simulation::{players, win_share};
 use crate::words::{number, plural};
 
 /// `count` of the deals as a percentage.
@@ -25,17 +25,6 @@ fn pair(a: &str, b: &str) -> String {
     } else {
         format!("{a} → {b}")
     }
-}
-
-/// A win share with its Wilson interval: `21.4% (19.6-23.3%)`.
-fn wins(s: &Summary, seat: usize) -> String {
-    let [lo, hi] = wilson(s.wins[seat], s.finished);
-    format!(
-        "{} ({:.1}-{:.1}%)",
-        Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1),
-        lo * 100.0,
-        hi * 100.0
-    )
 }
 
 /// The median length of finished games with its interval.
@@ -71,6 +60,10 @@ enum Third {
 fn ignorer(a: &Advice) -> Option<(String, Third)> {
     let l = a.lineups.iter().find(|l| l.unaware.is_some())?;
     let seat = l.unaware?;
+    // No verdict from no finished game.
+    if l.with_summary.finished == 0 {
+        return None;
+    }
     let [lo, hi] = wilson(l.with_summary.wins[seat], l.with_summary.finished);
     let third = if hi < 1.0 / 3.0 {
         Third::Below
@@ -79,7 +72,7 @@ fn ignorer(a: &Advice) -> Option<(String, Third)> {
     } else {
         Third::Within
     };
-    Some((wins(&l.with_summary, seat), third))
+    Some((win_share(&l.with_summary, seat), third))
 }
 
 /// `lighter`, `heavier` or `no lighter` for the quickest call's mean weight.
@@ -375,7 +368,7 @@ fn details(a: &Advice, style: Style, out: &mut String) {
     let _ = writeln!(out, "|---|---|---|---|---|---|");
     for l in &a.lineups {
         let seats: Vec<String> = (0..l.with.players.len())
-            .map(|s| format!("{} {}", l.with.players[s], wins(&l.with_summary, s)))
+            .map(|s| format!("{} {}", l.with.players[s], win_share(&l.with_summary, s)))
             .collect();
         let _ = writeln!(
             out,

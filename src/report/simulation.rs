@@ -172,20 +172,13 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             endgame.no_call_rate.percent(2)
         );
     }
-    let wins: Vec<String> = s
-        .wins
-        .iter()
-        .enumerate()
-        .map(|(seat, &w)| {
-            let share = crate::ratio::Ratio::new(w as u128, s.finished.max(1) as u128);
-            let [lo, hi] = wilson(w, s.finished);
+    let wins: Vec<String> = (0..s.wins.len())
+        .map(|seat| {
             format!(
-                "seat {} {} {} ({:.1}-{:.1}%)",
+                "seat {} {} {}",
                 seat + 1,
                 sim.players[seat].name,
-                share.percent(1),
-                lo * 100.0,
-                hi * 100.0
+                win_share(s, seat)
             )
         })
         .collect();
@@ -360,6 +353,22 @@ fn medians_differ(a: &Summary, b: &Summary) -> bool {
     }
 }
 
+/// A seat's share of the finished games' wins with its 95% Wilson
+/// interval, `21.4% (19.6-23.3%)`; `no game finished` where none did
+/// (once `0.0% (0.0-100.0%)`).
+pub fn win_share(s: &Summary, seat: usize) -> String {
+    if s.finished == 0 {
+        return "(no game finished)".into();
+    }
+    let [lo, hi] = wilson(s.wins[seat], s.finished);
+    format!(
+        "{} ({:.1}-{:.1}%)",
+        crate::ratio::Ratio::new(s.wins[seat] as u128, s.finished as u128).percent(1),
+        lo * 100.0,
+        hi * 100.0
+    )
+}
+
 /// The study's questions, answered from its runs (found by scenario name).
 fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
     let find = |name: &str| {
@@ -367,15 +376,7 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             .find(|(n, ..)| n == name)
             .map(|(_, sim, s)| (sim, s))
     };
-    let share = |s: &Summary, seat: usize| {
-        let [lo, hi] = wilson(s.wins[seat], s.finished);
-        format!(
-            "{} ({:.1}-{:.1}%)",
-            crate::ratio::Ratio::new(s.wins[seat] as u128, s.finished.max(1) as u128).percent(1),
-            lo * 100.0,
-            hi * 100.0
-        )
-    };
+    let share = win_share;
     let _ = writeln!(out, "## Answers\n");
     let endgames: Vec<(&Simulation, &Summary)> = runs
         .iter()
