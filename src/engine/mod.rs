@@ -684,9 +684,10 @@ impl Solver {
             .map(|s| get(s.x).len() as u128 * get(s.y).len() as u128)
             .sum();
         let (rules, bound) = (self.rules, self.rules.max_value);
-        let mut found: FxHashMap<Value, ()> = FxHashMap::default();
-        let mut charge = budget::Charge::default();
-        for s in &splits {
+        // The primes of one split, each once.
+        let primes_of = |s: &table::Split| -> Result<(FxHashMap<Value, ()>, Charge), SolveError> {
+            let mut found: FxHashMap<Value, ()> = FxHashMap::default();
+            let mut charge = Charge::default();
             let ys = get(s.y);
             for &a in get(s.x) {
                 for &b in ys {
@@ -701,6 +702,21 @@ impl Solver {
                             }
                         }
                     }
+                }
+            }
+            Ok((found, charge))
+        };
+        // The splits a few at a time in parallel, their primes gathered in
+        // one set: a union, the same whatever the threads.
+        let mut found: FxHashMap<Value, ()> = FxHashMap::default();
+        let mut charge = Charge::default();
+        for some in splits.chunks(rayon::current_num_threads().max(1)) {
+            let parts: Vec<_> = some.par_iter().map(primes_of).collect();
+            for part in parts {
+                let (part, _held) = part?;
+                for v in part.into_keys() {
+                    budget::map_room(&mut found, &mut charge, &self.budget, 1)?;
+                    found.insert(v, ());
                 }
             }
         }
