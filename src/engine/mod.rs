@@ -533,8 +533,9 @@ impl Solver {
     /// seconds where solving a six-card hand under T ! √ takes tens of
     /// seconds), which refuse, with `at_least` set, exactly where the
     /// hands they bound would (their primes can only be more); where they
-    /// do not suffice, the hands are solved. Called before [`Solver::plan_sweep`], it refuses such a sweep
-    /// before any table of it is prepared. A ceiling that bounds the lists
+    /// do not suffice, the hands are solved. Called before
+    /// [`Solver::plan_sweep`], it refuses such a sweep before any table of
+    /// it is prepared. A ceiling that bounds the lists
     /// within the budget spares the sample. The hands sampled and the
     /// figures do not depend on the number of threads; what the budget has
     /// left does (each worker thread's reservation is charged to it).
@@ -571,9 +572,9 @@ impl Solver {
         // The sample refuses once the primes of the hands it solved pass
         // the room even if the rest made none. So lower bounds on those
         // hands' primes that pass it decide the same refusal, without the
-        // hands' costliest tables.
-        // Each hand's bound is counted in full, so that the figures do not
-        // depend on the room (which the threads' reservations change).
+        // hands' costliest tables. Each hand's bound is counted in full,
+        // so that the figures do not depend on the room (which the
+        // threads' reservations change).
         let settles = |primes: u64| lists(primes.div_ceil(PRIME_SAMPLE as u64)) > room;
         let (mut least, mut pairs) = (0u64, 0u128);
         for i in 0..PRIME_SAMPLE {
@@ -1300,9 +1301,9 @@ pub struct PrimesRefusal {
     pub limit: u64,
     /// The pairs of values the hands' tops would try, times the operators.
     pub operations: u128,
-    /// Whether `per_hand` is only a lower bound, the primes of the first
-    /// hand sampled that its splits into parts of at most k − 2 cards
-    /// make, and `operations` those splits' alone
+    /// Whether `per_hand` is only a lower bound: the mean, rounded down,
+    /// of the primes that the `sampled` hands' splits into parts of at
+    /// most k − 2 cards make, `operations` those splits' work alone
     /// ([`Solver::primes_at_least`]).
     pub at_least: bool,
 }
