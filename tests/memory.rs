@@ -367,8 +367,9 @@ fn a_query_searched_for_its_primes_alone_is_refused_in_advance() {
     );
 }
 
-/// Four-card hands under T with any prime, in the order a sweep takes them.
-fn tri_sweep() -> (Rules, Vec<Hand>) {
+/// Hands of `cards` cards under T with any prime, in the order a sweep
+/// takes them.
+fn tri_sweep(cards: usize) -> (Rules, Vec<Hand>) {
     let rules = Rules {
         functions: Functions {
             tri: true,
@@ -377,7 +378,7 @@ fn tri_sweep() -> (Rules, Vec<Hand>) {
         max_prime: None,
         ..Rules::default()
     };
-    let hands = prime_solve::deck::deal(4, rules.faces)
+    let hands = prime_solve::deck::deal(cards, rules.faces)
         .0
         .iter()
         .map(|d| d.hand)
@@ -387,7 +388,7 @@ fn tri_sweep() -> (Rules, Vec<Hand>) {
 
 #[test]
 fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
-    let (rules, hands) = tri_sweep();
+    let (rules, hands) = tri_sweep(4);
     // What the sample makes, worked out here: hands spread evenly, in
     // their order.
     let plain = Solver::new(rules).unwrap();
@@ -479,19 +480,7 @@ fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
     // refuses on those where they already pass the room: exactly when
     // solving the same hands would. Checked here over a range of limits
     // against the primes of the sample's hands, worked out in full.
-    let rules = Rules {
-        functions: Functions {
-            tri: true,
-            ..Functions::default()
-        },
-        max_prime: None,
-        ..Rules::default()
-    };
-    let hands: Vec<Hand> = prime_solve::deck::deal(5, rules.faces)
-        .0
-        .iter()
-        .map(|d| d.hand)
-        .collect();
+    let (rules, hands) = tri_sweep(5);
     let n = prime_solve::engine::PRIME_SAMPLE;
     let plain = Solver::new(rules).unwrap();
     let made: Vec<u64> = (0..n)
