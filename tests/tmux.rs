@@ -62,6 +62,16 @@ impl Tmux {
         self.run(&args);
     }
 
+    /// Waits for the program to end, and fails unless it exited 0 and left
+    /// the terminal in its ordinary (cooked, echoing) mode; gives the last
+    /// screen.
+    fn ended(&self) -> String {
+        let screen = self.wait_for("MODE ");
+        assert!(screen.contains("EXIT=0"), "{screen}");
+        assert!(screen.contains("MODE icanon echo"), "{screen}");
+        screen
+    }
+
     /// Waits until the screen shows `text`; fails with the screen if not.
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
@@ -125,11 +135,8 @@ fn practice_in_a_terminal() {
     t.wait_for("Hand 2 of 2:  7♥ 2♣ J♦");
     t.keys(&["q"]);
     t.keys(&["Enter"]);
-    let screen = t.wait_for("MODE ");
-    assert!(screen.contains("EXIT=0"), "{screen}");
+    let screen = t.ended();
     assert!(screen.contains("Summary: 1 of 1 hand correct"), "{screen}");
-    // The terminal is back in its ordinary (cooked, echoing) mode.
-    assert!(screen.contains("MODE icanon echo"), "{screen}");
 }
 
 #[test]
@@ -143,8 +150,7 @@ fn keys_typed_as_the_time_runs_out_do_not_answer_the_next_hand() {
     t.wait_for("Hand 1 of 2:");
     t.wait_for("time is up");
     t.keys(&["10*6+7", "Enter"]);
-    let screen = t.wait_for("MODE ");
-    assert!(screen.contains("EXIT=0"), "{screen}");
+    let screen = t.ended();
     // Both hands ran out of time; the late claim answered neither.
     assert_eq!(screen.matches("time is up").count(), 2, "{screen}");
     assert!(!screen.contains("10*6+7"), "{screen}");
@@ -161,11 +167,9 @@ fn a_quit_key_as_the_time_runs_out_still_quits() {
     };
     t.wait_for("time is up");
     t.keys(&["Escape"]);
-    let screen = t.wait_for("MODE ");
-    assert!(screen.contains("EXIT=0"), "{screen}");
+    let screen = t.ended();
     assert!(screen.contains("Summary: 0 of 1 hand correct"), "{screen}");
     assert!(!screen.contains("Hand 2 of 3"), "{screen}");
-    assert!(screen.contains("MODE icanon echo"), "{screen}");
 }
 
 #[test]
@@ -188,9 +192,7 @@ fn practice_into_a_pipe_keeps_its_clock_on_the_screen() {
     std::thread::sleep(Duration::from_millis(400));
     assert_ne!(first, t.screen(), "the clock does not move");
     t.keys(&["10*6+7", "Enter"]);
-    let screen = t.wait_for("MODE ");
-    assert!(screen.contains("EXIT=0"), "{screen}");
-    assert!(screen.contains("MODE icanon echo"), "{screen}");
+    let screen = t.ended();
     // The reply shows once, as the pipe's line, not twice.
     assert_eq!(screen.matches("> 10*6+7").count(), 1, "{screen}");
     assert!(
@@ -227,8 +229,7 @@ fn play_in_a_terminal() {
     t.wait_for("turn 3 ");
     t.wait_for("you        19 cards   2♦");
     t.keys(&["q"]);
-    let screen = t.wait_for("MODE ");
-    assert!(screen.contains("EXIT=0"), "{screen}");
+    let screen = t.ended();
     assert!(
         screen.contains("you left the table: you hold the most cards after 3 turns"),
         "{screen}"
@@ -237,7 +238,6 @@ fn play_in_a_terminal() {
         screen.contains("Your record: 1 call, 1 valid, 0 wrong, 1 pass; won 1 combination"),
         "{screen}"
     );
-    assert!(screen.contains("MODE icanon echo"), "{screen}");
 }
 
 /// JSON Lines are for a program that feeds the replies: at a keyboard
@@ -288,8 +288,7 @@ fn a_long_claim_in_a_narrow_window_stays_on_its_line() {
     assert!(screen.contains("Hand 1 of 1:"), "{screen}");
     assert_eq!(screen.matches(" s  >").count(), 1, "{screen}");
     t.keys(&["Enter"]);
-    let screen = t.wait_for("MODE ");
-    assert!(screen.contains("EXIT=0"), "{screen}");
+    t.ended();
 }
 
 /// Killed at the table (SIGTERM: `kill`, `timeout`; SIGHUP: a closed ssh
