@@ -109,13 +109,14 @@ pub struct HandResult {
     pub simplest: Option<Witnessed>,
     /// Operations beyond the bound, summed over the hand's sub-hands;
     /// `None` where the sweep did not count them (see
-    /// [`Solver::without_pruned_counts`]), and for every hand of five cards
-    /// or more under a ceiling, so that a rule set reads the same whatever
-    /// search it shared.
+    /// [`Solver::without_pruned_counts`] and [`Pruned::Flagged`]), and for
+    /// every hand of five cards or more under a ceiling, so that a rule set
+    /// reads the same whatever search it shared.
     pub pruned: Option<u64>,
     /// Whether something cut off at the bound could have led to a prime
     /// beyond those found ([`crate::engine::Solution::bound_may_hide_primes`]);
-    /// `None` where `pruned` is.
+    /// `None` where `pruned` is, except in a sweep that asked only for
+    /// this ([`Pruned::Flagged`]).
     pub bound_may_hide: Option<bool>,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
@@ -309,11 +310,33 @@ pub fn analyze_all(
     cards: usize,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
-    analyze_screened(rule_sets, cards, &|r| screen(r, cards), tick)
+    analyze_screened(
+        rule_sets,
+        cards,
+        &|r| screen(r, cards),
+        Pruned::Counted,
+        tick,
+    )
+}
+
+/// What a sweep tells of the operations each hand's search cut off at the
+/// value bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pruned {
+    /// How many there were ([`HandResult::pruned`], in hands.csv), and
+    /// whether they may hide a prime.
+    Counted,
+    /// Only whether they may hide a prime ([`HandResult::bound_may_hide`],
+    /// what the summaries tell); `pruned` is `None`. Under functions with
+    /// any prime, the search then does not gather every distinct value a
+    /// hand makes to count them ([`Solver::without_pruned_totals`]): a
+    /// four-card sweep of every rule set takes about half the time.
+    Flagged,
 }
 
 /// As [`analyze_all`], with the census of each rule set screened where
-/// `screen` says instead of where [`screen`] does.
+/// `screen` says instead of where [`screen`] does, telling of what was cut
+/// off at the bound as `pruned` says.
 ///
 /// # Errors
 /// As [`analyze_all`].
@@ -324,13 +347,14 @@ pub fn analyze_screened(
     rule_sets: &[Rules],
     cards: usize,
     screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
+    pruned: Pruned,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let groups = groups(rule_sets, screen);
     // Each group's results stay charged until every group is done.
     let solved = groups
         .par_iter()
-        .map(|(search, members)| analyze_group(*search, members, cards, tick))
+        .map(|(search, members)| analyze_group(*search, members, cards, pruned, tick))
         .collect::<Result<Vec<(Vec<Analysis>, Charge)>, SolveError>>()?;
     let mut ordered: Vec<(usize, Analysis)> = groups
         .iter()
@@ -361,6 +385,7 @@ pub fn analyze_each(
     rule_sets: &[Rules],
     cards: usize,
     screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
+    pruned: Pruned,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Result<Analysis, SolveError>>, SolveError> {
     let mut out: Vec<Option<Result<Analysis, SolveError>>> = vec![None; rule_sets.len()];
@@ -369,7 +394,7 @@ pub fn analyze_each(
     let mut queue = groups(rule_sets, screen);
     queue.reverse();
     while let Some((search, members)) = queue.pop() {
-        match analyze_group(search, &members, cards, tick) {
+        match analyze_group(search, &members, cards, pruned, tick) {
             Ok((analyses, charge)) => {
                 held.absorb(charge);
                 for (m, a) in members.iter().zip(analyses) {
@@ -467,6 +492,7 @@ fn analyze_group(
     search: Rules,
     members: &[Member],
     cards: usize,
+    pruned: Pruned,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<(Vec<Analysis>, Charge), SolveError> {
     let mut faces: Vec<crate::rules::Faces> = members.iter().map(|m| m.rules.faces).collect();
@@ -496,6 +522,9 @@ fn analyze_group(
     let mut solver = Solver::new(search)?;
     if cards > COUNTED_UP_TO && search.max_prime.is_some() {
         solver = solver.without_pruned_counts();
+    }
+    if pruned == Pruned::Flagged {
+        solver = solver.without_pruned_totals();
     }
     // The members that list every prime of every hand, whose lists a
     // sweep of many cards may not fit (the others stop at a ceiling),
@@ -538,7 +567,16 @@ fn analyze_group(
             cards,
             total_deals: of(m.rules.faces).1,
             screen: m.screen,
-            hands: per_hand.iter().filter_map(|r| r[i].clone()).collect(),
+            hands: per_hand
+                .iter()
+                .filter_map(|r| r[i].clone())
+                .map(|h| match pruned {
+                    // Some hands' full tables count them anyway: none is
+                    // told, so that every hand reads alike.
+                    Pruned::Flagged => HandResult { pruned: None, ..h },
+                    Pruned::Counted => h,
+                })
+                .collect(),
         })
         .collect();
     Ok((analyses, held))

@@ -198,7 +198,7 @@ const FIFTHS_MOD_11: u64 = power_residues(5, 11);
 
 /// The exact `n`-th root of `x` (`n >= 2`, `x >= 0`), if there is one.
 #[inline(never)]
-fn root(x: Value, n: Value) -> Option<Value> {
+pub(crate) fn root(x: Value, n: Value) -> Option<Value> {
     if n < 2 || x < 0 {
         return None;
     }
@@ -240,7 +240,7 @@ fn root(x: Value, n: Value) -> Option<Value> {
     clippy::cast_sign_loss,
     reason = "an estimate, corrected exactly below"
 )]
-fn floor_root(x: u64, n: u32) -> u64 {
+pub(crate) fn floor_root(x: u64, n: u32) -> u64 {
     if x < 2 {
         return x;
     }

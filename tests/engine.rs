@@ -187,26 +187,43 @@ fn no_hand_fails_under_the_default_rules_but_some_do_under_rank() {
 
 /// `solve_primes` (the targeted search, or the top-level scan that keeps
 /// only primes) against `solve` (the full table): same primes, witnesses
-/// and pruned counts; and the same primes and witnesses from a solver that
+/// and pruned counts; the same primes and witnesses from a solver that
 /// does not count (`without_pruned_counts`: the restricted search, or the
 /// scan that sends no value through its set), with no count unless it
-/// built the full table.
+/// built the full table; and from one that only notes whether anything
+/// was cut off (`without_pruned_totals`), the same answer to whether the
+/// bound may hide a prime.
 fn assert_prime_search_agrees(rules: Rules, hands: &[Hand]) {
     let solver = Solver::new(rules).unwrap();
     let uncounted = Solver::new(rules).unwrap().without_pruned_counts();
+    let flagged = Solver::new(rules).unwrap().without_pruned_totals();
     for &h in hands {
         let (full, fast) = (solver.solve(h).unwrap(), solver.solve_primes(h).unwrap());
         let bare = uncounted.solve_primes(h).unwrap();
+        let flag = flagged.solve_primes(h).unwrap();
         assert_eq!(full.primes(), fast.primes(), "{h} under {}", rules.name());
         assert_eq!(full.primes(), bare.primes(), "{h} under {}", rules.name());
+        assert_eq!(full.primes(), flag.primes(), "{h} under {}", rules.name());
         for p in full.primes() {
             let want = full.witness(p);
             assert_eq!(want, fast.witness(p), "{h}: {p} under {}", rules.name());
             assert_eq!(want, bare.witness(p), "{h}: {p} under {}", rules.name());
+            assert_eq!(want, flag.witness(p), "{h}: {p} under {}", rules.name());
         }
         assert_eq!(full.pruned(), fast.pruned(), "{h} under {}", rules.name());
         assert!(
             bare.pruned().is_none() || bare.pruned() == full.pruned(),
+            "{h} under {}",
+            rules.name()
+        );
+        assert!(
+            flag.pruned().is_none() || flag.pruned() == full.pruned(),
+            "{h} under {}",
+            rules.name()
+        );
+        assert_eq!(
+            full.bound_may_hide_primes(),
+            flag.bound_may_hide_primes(),
             "{h} under {}",
             rules.name()
         );
@@ -244,11 +261,15 @@ fn prime_scan_agrees_with_the_full_search_under_every_house_rule() {
     let mut hands = all_hands(Faces::Rank, 3);
     hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(61));
     for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
-        for (powers, juxtapose, max_prime) in [
-            (true, false, Some(97)),
-            (false, true, None),
-            (true, true, None),
-            (false, false, None),
+        // Small bounds cut products, powers and functions off at the top,
+        // where the scan counts them by ranges of values.
+        for (powers, juxtapose, max_prime, max_value) in [
+            (true, false, Some(97), u64::MAX),
+            (false, true, None, u64::MAX),
+            (true, true, None, u64::MAX),
+            (false, false, None, u64::MAX),
+            (true, true, None, 5000),
+            (true, false, None, 300),
         ] {
             let rules = Rules {
                 faces: Faces::Rank,
@@ -256,6 +277,7 @@ fn prime_scan_agrees_with_the_full_search_under_every_house_rule() {
                 juxtapose,
                 functions,
                 max_prime,
+                max_value,
                 ..Rules::default()
             };
             assert_prime_search_agrees(rules, &hands);

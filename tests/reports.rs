@@ -616,10 +616,10 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
 /// counted. Returns how many hands were counted in full, how many not, and
 /// how many of the counted made primes beyond the screen.
 fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize, usize) {
-    use prime_solve::analysis::{HandResult, analyze_screened};
-    let complete = analyze_screened(sets, cards, &|_| None, &|_| {}).unwrap();
+    use prime_solve::analysis::{HandResult, Pruned, analyze_screened};
+    let complete = analyze_screened(sets, cards, &|_| None, Pruned::Counted, &|_| {}).unwrap();
     let screen = |r: &Rules| r.max_prime.is_none().then_some(at);
-    let screened = analyze_screened(sets, cards, &screen, &|_| {}).unwrap();
+    let screened = analyze_screened(sets, cards, &screen, Pruned::Counted, &|_| {}).unwrap();
     let (mut counted, mut skipped, mut beyond) = (0, 0, 0);
     for (full, part) in complete.iter().zip(&screened) {
         let name = full.folder();

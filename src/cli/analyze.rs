@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::{
-    Analysis, NotDone, all_rule_sets, analyze_each, analyze_screened, screen,
+    Analysis, NotDone, Pruned, all_rule_sets, analyze_each, analyze_screened, screen,
 };
 use prime_solve::deck::deal;
 use prime_solve::report::{self, check_folder, json, write_files};
@@ -57,8 +57,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             ));
         }
     };
+    // hands.csv lists each hand's count of operations beyond the bound;
+    // the summaries tell only whether the bound may hide a prime.
+    let pruned = if args.summaries_only {
+        Pruned::Flagged
+    } else {
+        Pruned::Counted
+    };
     let (analyses, not_done) = if args.skip_refused {
-        let each = pool.install(|| analyze_each(&rule_sets, cards, &screen, &tick))?;
+        let each = pool.install(|| analyze_each(&rule_sets, cards, &screen, pruned, &tick))?;
         let mut analyses = Vec::new();
         let mut not_done = Vec::new();
         for (rules, result) in rule_sets.iter().zip(each) {
@@ -78,7 +85,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         }
         (analyses, not_done)
     } else {
-        let analyses = pool.install(|| analyze_screened(&rule_sets, cards, &screen, &tick))?;
+        let analyses =
+            pool.install(|| analyze_screened(&rule_sets, cards, &screen, pruned, &tick))?;
         (analyses, Vec::new())
     };
     bar.finish_and_clear();

@@ -8,10 +8,10 @@ use std::sync::{Arc, OnceLock};
 use rustc_hash::FxHashMap;
 
 use super::budget::{Budget, Charge, map_room};
+use super::pairs::pairs;
 use super::seen::Seen;
 use super::table::{
-    Best, Build, How, Layer, Operand, Order, Place, Split, Step, Table, binary_step, directions,
-    splits,
+    Best, Build, How, Layer, Operand, Order, Place, Split, Step, Table, binary_step, splits,
 };
 use crate::arith::{BinOp, Eval, Func, Value};
 use crate::error::SolveError;
@@ -20,10 +20,10 @@ use crate::hand::Hand;
 use crate::prime::is_prime;
 
 impl Build<'_> {
-    /// The primes `hand` reaches (those `wanted` says), with the witnesses
-    /// of the full table, and its pruned count if `count` (else only the
-    /// operations beyond the bound are counted, not the functions they
-    /// would prune), without sorting or keeping its other values: a
+    /// The primes `hand` reaches (those `wanted` says, which must be
+    /// primes), with the witnesses of the full table, and its pruned count
+    /// as `tally` asks (see [`Tally`]), without sorting or keeping its
+    /// other values: a
     /// function's result is tried only where it can be prime (T(n) and n!
     /// only at n = 2, √n at the square of a prime). `None` with functions
     /// nested deeper than one.
@@ -32,7 +32,7 @@ impl Build<'_> {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         wanted: impl Fn(Value) -> bool,
-        count: bool,
+        tally: Tally,
     ) -> Result<Option<Table>, SolveError> {
         if !self.functions.is_empty() && self.depth > 1 {
             return Ok(None);
@@ -50,13 +50,17 @@ impl Build<'_> {
             .map(|&f| (f, self.pruned_from(f)))
             .collect();
         let prune_from = limits.iter().filter_map(|&(_, n)| n).min();
-        let dedup = |v: Value| count && prune_from.is_some_and(|n| v >= n);
+        let count = tally != Tally::Not;
+        let dedup_from = prune_from
+            .filter(|_| tally == Tally::Every)
+            .unwrap_or(Value::MAX);
         // Only values that are wanted primes, or that a function can turn
         // into one, keep a witness; every other value is only counted,
         // once, for the function applications it prunes.
         let mut pruned = 0;
         let keeps = |v: Value| {
             let mut keep = wanted(v);
+            debug_assert!(!keep || is_prime(v), "only primes are wanted");
             // No function applies to a negative value.
             if v < 0 {
                 return keep;
@@ -88,7 +92,13 @@ impl Build<'_> {
             }
             level0
         } else {
-            self.level0_sparse(hand, &get, dedup, |v| note(v, &mut pruned), keeps)?
+            let (level0, largest) =
+                self.level0_sparse(hand, &get, dedup_from, |v| note(v, &mut pruned), keeps)?;
+            // Not counted, but noted: a function was cut off.
+            if tally == Tally::Whether && prune_from.is_some_and(|n| largest >= n) {
+                pruned += 1;
+            }
+            level0
         };
         pruned += level0.pruned;
         // The best way to each prime: level 0 beats level 1 on equal cost;
@@ -183,87 +193,93 @@ impl Build<'_> {
     }
 
     /// The values of `hand` before any function is applied to it, as
-    /// [`Build::level0`] finds them and in the same order (so the same step
-    /// wins each value), but keeping a step only for the values `note`
-    /// keeps: `note` is called once for each distinct value that `dedup`
-    /// sends through a flat set holding the values alone, and for every
-    /// other value each time it is made; `again` gives what `note` gave,
-    /// without counting, for a value the set meets again and keeps no
-    /// flag for (`Seen::insert`).
+    /// [`Build::level0`] finds them, but keeping a step only for the values
+    /// `note` keeps, and the largest value met. The pairs are met out of
+    /// the table's order (see [`pairs`]) and their places break ties
+    /// ([`Firsts`]), so the same step wins each value. Values of at least
+    /// `dedup_from` go through a flat set holding the values alone: `note`
+    /// is called once for each distinct one, and `again` (which gives
+    /// what `note` gave, without counting) when the set meets one again
+    /// and keeps no flag for it (`Seen::insert`). Below it, `again` is
+    /// called each time a value is made, only where the value can be kept
+    /// at all: values below 2 are never met, and of the even ones only 2
+    /// and 4, since `note` may keep only a prime or what a function turns
+    /// into one (T(2), 2!, √ of a prime's square).
     pub(super) fn level0_sparse<'t>(
         &self,
         hand: Hand,
         get: &impl Fn(Hand) -> &'t Table,
-        dedup: impl Fn(Value) -> bool,
+        dedup_from: Value,
         mut note: impl FnMut(Value) -> bool,
         again: impl Fn(Value) -> bool,
-    ) -> Result<Best, SolveError> {
-        let mut kept = Best::new(self.budget);
+    ) -> Result<(Best, Value), SolveError> {
+        // Values below 2 are never visited (`pairs`).
+        debug_assert!(dedup_from >= 2);
         let splits = splits(hand);
-        let pairs: usize = splits
+        let pairs_met: usize = splits
             .iter()
             .map(|s| get(s.x).merged.values.len() * get(s.y).merged.values.len())
             .sum();
         // Sized for every value when a large odd one is sent through it
         // (most values are large); it grows if need be.
         let mut seen = Seen::new(
-            if dedup((1 << 32) + 1) {
-                (pairs.saturating_mul(self.ops.len()) / 4).min(1 << 20)
+            if dedup_from <= (1 << 32) + 1 {
+                (pairs_met.saturating_mul(self.ops.len()) / 4).min(1 << 20)
             } else {
                 0
             },
             self.budget,
         )?;
-        let mut check = |v: Value, seen: &mut Seen| {
-            if dedup(v) {
-                seen.insert(v, &mut note, &again)
+        let mut largest = 0;
+        let mut check = |v: Value, seen: &mut Seen| -> Result<bool, SolveError> {
+            largest = largest.max(v);
+            if v >= dedup_from {
+                let keep = seen.insert(v, &mut note, &again)?;
+                self.check(hand, seen.len())?;
+                Ok(keep)
             } else {
-                Ok(note(v))
+                // Only a prime, 2 (T(2) = 3, 2! = 2) or the square of a
+                // prime (4, or odd) is kept.
+                Ok((v & 1 == 1 || v == 2 || v == 4) && again(v))
             }
         };
+        let mut kept = Firsts::new(self.budget);
+        let mut pruned = 0;
         if self.juxtapose {
-            let (joins, pruned) = self.joins(&hand.values());
-            kept.pruned += pruned;
-            for (v, step) in joins {
+            let (joins, cut) = self.joins(&hand.values());
+            pruned += cut;
+            for (n, (v, step)) in joins.into_iter().enumerate() {
                 if check(v, &mut seen)? {
-                    kept.room(1)?;
-                    kept.offer(v, step);
+                    let (floor, class) = (step.cost.key(), step.top().bracket_class());
+                    kept.offer(v, Place::join(n), floor, class, || step)?;
                 }
             }
         }
-        for split in splits {
+        for (k, split) in splits.iter().enumerate() {
             let (tx, ty) = (&get(split.x).merged, &get(split.y).merged);
-            for i in 0..tx.values.len() {
-                self.check(hand, seen.len())?;
-                let a = tx.values[i];
-                for j in 0..ty.values.len() {
-                    let b = ty.values[j];
-                    for &op in self.ops {
-                        let [forward, back] = directions(op, split.same, i, j);
-                        for (swap, go) in [(false, forward), (true, back)] {
-                            if !go {
-                                continue;
-                            }
-                            let (l, r) = if swap { (b, a) } else { (a, b) };
-                            match op.apply(l, r, self.bound) {
-                                Eval::Exact(v) => {
-                                    if check(v, &mut seen)? {
-                                        kept.room(1)?;
-                                        let x = Operand::at(split.xs, tx, i);
-                                        let y = Operand::at(split.ys, ty, j);
-                                        let (l, r) = if swap { (&y, &x) } else { (&x, &y) };
-                                        kept.binary(op, l, r, self.bound);
-                                    }
-                                }
-                                Eval::Pruned => kept.pruned += 1,
-                                Eval::Undefined => {}
-                            }
-                        }
+            pruned += pairs(
+                &tx.values,
+                &ty.values,
+                split.same,
+                self.ops,
+                self.bound,
+                |m| {
+                    if check(m.value, &mut seen)? {
+                        let x = Operand::at(split.xs, tx, m.i);
+                        let y = Operand::at(split.ys, ty, m.j);
+                        let (l, r) = if m.swap { (&y, &x) } else { (&x, &y) };
+                        let floor = Cost::at_least(m.op, l.cost(), r.cost());
+                        let class = Top::of_binary(m.op).bracket_class();
+                        let place = Place::pair(k + 1, m.i, m.j, m.op, m.swap);
+                        kept.offer(m.value, place, floor, class, || {
+                            binary_step(m.op, l, r, m.value)
+                        })?;
                     }
-                }
-            }
+                    Ok(())
+                },
+            )?;
         }
-        Ok(kept)
+        Ok((kept.into_best(pruned)?, largest))
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same
@@ -502,6 +518,83 @@ fn may_be_square(v: Value) -> bool {
     u64::try_from(v).is_ok_and(crate::arith::may_be_square)
 }
 
+/// How the scan at the top of a hand tallies the function applications
+/// it cuts off at the bound (the operations beyond it are always counted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tally {
+    /// Each distinct value a function is cut off at, counted once, as the
+    /// full table does: every such value goes through a set.
+    Every,
+    /// Only whether there is one (the top's count is then positive exactly
+    /// where the full count is): no set.
+    Whether,
+    /// None.
+    Not,
+}
+
+/// The values a scan keeps at level 0, each with its best way so far and
+/// that way's [`Place`]: `pairs` meets the ways out of the full table's
+/// order, so of two of equal rank the one of the earlier place wins, as
+/// the first met does in the table.
+struct Firsts<'b> {
+    map: FxHashMap<Value, (Step, Place)>,
+    charge: Charge,
+    budget: &'b Arc<Budget>,
+}
+
+impl<'b> Firsts<'b> {
+    fn new(budget: &'b Arc<Budget>) -> Firsts<'b> {
+        Firsts {
+            map: FxHashMap::default(),
+            charge: Charge::default(),
+            budget,
+        }
+    }
+
+    /// Offers the way `make` builds to `v`, found at `place`, unless the
+    /// way held ranks better whatever the new one costs at or above
+    /// `floor` (a lower bound on its cost key) with bracket class `class`.
+    fn offer(
+        &mut self,
+        v: Value,
+        place: Place,
+        floor: u64,
+        class: u8,
+        make: impl FnOnce() -> Step,
+    ) -> Result<(), SolveError> {
+        map_room(&mut self.map, &mut self.charge, self.budget, 1)?;
+        match self.map.entry(v) {
+            Entry::Occupied(mut e) => {
+                let (held, at) = *e.get();
+                let (key, held_class) = (held.cost.key(), held.top().bracket_class());
+                let worse = key < floor
+                    || key == floor && (class > held_class || class == held_class && at < place);
+                if !worse {
+                    let step = make();
+                    if (step.rank(), place) < (held.rank(), at) {
+                        e.insert((step, place));
+                    }
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert((make(), place));
+            }
+        }
+        Ok(())
+    }
+
+    /// The ways kept, as the full table's level 0 would hold them, with
+    /// `pruned` operations beyond the bound.
+    fn into_best(self, pruned: u64) -> Result<Best, SolveError> {
+        let mut best = Best::new(self.budget);
+        best.room(self.map.len())?;
+        best.map
+            .extend(self.map.into_iter().map(|(v, (step, _))| (v, step)));
+        best.pruned = pruned;
+        Ok(best)
+    }
+}
+
 /// Divisors below this use a table of reciprocals instead of dividing.
 const RECIPROCAL_LIMIT: u64 = 4096;
 
@@ -524,7 +617,7 @@ fn reciprocals() -> &'static [u64] {
     clippy::cast_possible_wrap,
     reason = "values are checked to fit 62 bits (`in_bound`), primes to lie in 2..=max, indexes below 2^24"
 )]
-fn exact_quotient(n: u64, d: u64) -> Option<u64> {
+pub(super) fn exact_quotient(n: u64, d: u64) -> Option<u64> {
     let q = if d == 1 {
         n
     } else if d < RECIPROCAL_LIMIT && n < 1 << 32 {

@@ -356,6 +356,11 @@ impl Operand {
             step: layer.steps[index],
         }
     }
+
+    /// How simple the operand's way is.
+    pub(super) fn cost(&self) -> Cost {
+        self.step.cost
+    }
 }
 
 /// The step for `x op y`, which makes `value`. For + and × the operands are
