@@ -1,7 +1,9 @@
 //! Benchmarks of the sweeps: every dealt hand under every rule set, and the
 //! six-card sweep. Run with `cargo bench --bench analyze`.
 
-use prime_solve::analysis::{all_rule_sets, analyze, analyze_all};
+use prime_solve::analysis::{
+    Pruned, all_rule_sets, analyze, analyze_all, analyze_screened, screen,
+};
 use prime_solve::expr::Style;
 use prime_solve::report;
 use prime_solve::{Faces, Functions, Rules};
@@ -33,6 +35,18 @@ fn six_cards_rank_faces() -> usize {
 #[divan::bench(sample_count = 1, sample_size = 1)]
 fn all_rule_sets_four_cards() -> usize {
     analyze_all(&all_rule_sets(), 4, &|_| {}).unwrap().len()
+}
+
+/// `analyze --cards 4 --all-rules --summaries-only`: the same sweep, telling
+/// only whether the bound may hide a prime instead of counting what it cut
+/// off (`Pruned::Flagged`).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn all_rule_sets_four_cards_summaries() -> usize {
+    let cards = 4;
+    let screen = |r: &Rules| screen(r, cards);
+    analyze_screened(&all_rule_sets(), cards, &screen, Pruned::Flagged, &|_| {})
+        .unwrap()
+        .len()
 }
 
 /// `analyze --cards 5 --functions tri`: 2,002 five-card hands, by the

@@ -721,22 +721,13 @@ impl Solver {
         let primes_of = |s: &table::Split| -> Result<(FxHashMap<Value, ()>, Charge), SolveError> {
             let mut found: FxHashMap<Value, ()> = FxHashMap::default();
             let mut charge = Charge::default();
-            let ys = get(s.y);
-            for &a in get(s.x) {
-                for &b in ys {
-                    for &op in &self.ops {
-                        for (l, r) in [(a, b), (b, a)] {
-                            if let crate::arith::Eval::Exact(v) = op.apply(l, r, bound)
-                                && rules.allows_prime(v)
-                                && is_prime(v)
-                            {
-                                budget::map_room(&mut found, &mut charge, &self.budget, 1)?;
-                                found.insert(v, ());
-                            }
-                        }
-                    }
+            pairs::pairs(get(s.x), get(s.y), s.same, &self.ops, bound, |m| {
+                if rules.allows_prime(m.value) && is_prime(m.value) {
+                    budget::map_room(&mut found, &mut charge, &self.budget, 1)?;
+                    found.insert(m.value, ());
                 }
-            }
+                Ok(())
+            })?;
             Ok((found, charge))
         };
         // The splits a few at a time in parallel, their primes gathered in
