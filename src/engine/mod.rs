@@ -721,7 +721,9 @@ impl Solver {
         let primes_of = |s: &table::Split| -> Result<(FxHashMap<Value, ()>, Charge), SolveError> {
             let mut found: FxHashMap<Value, ()> = FxHashMap::default();
             let mut charge = Charge::default();
-            pairs::pairs(get(s.x), get(s.y), s.same, &self.ops, bound, |m| {
+            // No even value but 2 is prime.
+            let odd = |v: Value| v & 1 == 1 || v == 2;
+            pairs::pairs(get(s.x), get(s.y), s.same, &self.ops, bound, odd, |m| {
                 if rules.allows_prime(m.value) && is_prime(m.value) {
                     budget::map_room(&mut found, &mut charge, &self.budget, 1)?;
                     found.insert(m.value, ());

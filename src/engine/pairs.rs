@@ -40,7 +40,8 @@ pub(super) struct Made {
 /// Every pair of `xs` and `ys` (both ascending, within `bound`) through
 /// each of `ops`, in the directions [`super::table::directions`] gives,
 /// with `same` when the two sides are one sub-hand: `visit` is called for
-/// each result in `2..=bound`, in no particular order, and the number of
+/// each result in `2..=bound` that `may_matter` lets through (a cheap test,
+/// made inline before the call), in no particular order, and the number of
 /// results beyond the bound is returned. What the full table would do with
 /// the same pairs, less the results below 2 and those that are undefined.
 ///
@@ -52,14 +53,15 @@ pub(super) fn pairs(
     same: bool,
     ops: &[BinOp],
     bound: u64,
+    may_matter: impl Fn(Value) -> bool,
     mut visit: impl FnMut(Made) -> Result<(), SolveError>,
 ) -> Result<u64, SolveError> {
     if same || xs.len() <= ys.len() {
-        return rows(xs, ys, same, ops, bound, visit);
+        return rows(xs, ys, same, ops, bound, &may_matter, visit);
     }
     // The shorter side in the rows, the longer in the runs: `y op x` as
     // seen from the other side, and + and × only ever as `x op y`.
-    rows(ys, xs, false, ops, bound, |m| {
+    rows(ys, xs, false, ops, bound, &may_matter, |m| {
         visit(Made {
             i: m.j,
             j: m.i,
@@ -76,6 +78,7 @@ fn rows(
     same: bool,
     ops: &[BinOp],
     bound: u64,
+    may_matter: &impl Fn(Value) -> bool,
     mut visit: impl FnMut(Made) -> Result<(), SolveError>,
 ) -> Result<u64, SolveError> {
     let big = Value::from(bound);
@@ -96,6 +99,7 @@ fn rows(
                 i,
                 op,
                 start,
+                may_matter,
                 visit: &mut visit,
             };
             match op {
@@ -180,18 +184,19 @@ fn rows(
 }
 
 /// One row of pairs: `xs[i]` with runs of `ys`, through `op`.
-struct Row<'r, V> {
+struct Row<'r, M, V> {
     ys: &'r [Value],
     i: usize,
     op: BinOp,
     /// The least index of `ys` the row pairs with.
     start: usize,
+    may_matter: &'r M,
     visit: &'r mut V,
 }
 
-impl<V: FnMut(Made) -> Result<(), SolveError>> Row<'_, V> {
+impl<M: Fn(Value) -> bool, V: FnMut(Made) -> Result<(), SolveError>> Row<'_, M, V> {
     /// Visits `value(ys[j])` for `j` in `lo..hi` (from `start`) where it
-    /// gives one; `swap` as in [`Made`].
+    /// gives one that may matter; `swap` as in [`Made`].
     #[inline]
     fn run(
         &mut self,
@@ -205,7 +210,7 @@ impl<V: FnMut(Made) -> Result<(), SolveError>> Row<'_, V> {
             return Ok(());
         }
         for (j, &y) in self.ys[lo..hi].iter().enumerate() {
-            if let Some(value) = value(y) {
+            if let Some(value) = value(y).filter(|&v| (self.may_matter)(v)) {
                 (self.visit)(Made {
                     value,
                     i: self.i,
@@ -295,10 +300,18 @@ mod tests {
     fn agree(xs: &[Value], ys: &[Value], same: bool, bound: u64) {
         let (mut want, want_pruned) = naive(xs, ys, same, &OPS, bound);
         let mut got = Vec::new();
-        let pruned = pairs(xs, ys, same, &OPS, bound, |m| {
-            got.push(m);
-            Ok(())
-        })
+        let pruned = pairs(
+            xs,
+            ys,
+            same,
+            &OPS,
+            bound,
+            |_| true,
+            |m| {
+                got.push(m);
+                Ok(())
+            },
+        )
         .unwrap();
         want.sort_unstable();
         got.sort_unstable();

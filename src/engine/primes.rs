@@ -92,12 +92,19 @@ impl Build<'_> {
             }
             level0
         } else {
-            let (level0, largest) =
-                self.level0_sparse(hand, &get, dedup_from, |v| note(v, &mut pruned), keeps)?;
+            let watch_from = prune_from
+                .filter(|_| tally == Tally::Whether)
+                .unwrap_or(Value::MAX);
+            let (level0, cut) = self.level0_sparse(
+                hand,
+                &get,
+                dedup_from,
+                watch_from,
+                |v| note(v, &mut pruned),
+                keeps,
+            )?;
             // Not counted, but noted: a function was cut off.
-            if tally == Tally::Whether && prune_from.is_some_and(|n| largest >= n) {
-                pruned += 1;
-            }
+            pruned += u64::from(cut);
             level0
         };
         pruned += level0.pruned;
@@ -194,7 +201,8 @@ impl Build<'_> {
 
     /// The values of `hand` before any function is applied to it, as
     /// [`Build::level0`] finds them, but keeping a step only for the values
-    /// `note` keeps, and the largest value met. The pairs are met out of
+    /// `note` keeps, and whether any value of at least `watch_from` was
+    /// made. The pairs are met out of
     /// the table's order (see [`pairs`]) and their places break ties
     /// ([`Firsts`]), so the same step wins each value. Values of at least
     /// `dedup_from` go through a flat set holding the values alone: `note`
@@ -210,9 +218,10 @@ impl Build<'_> {
         hand: Hand,
         get: &impl Fn(Hand) -> &'t Table,
         dedup_from: Value,
+        watch_from: Value,
         mut note: impl FnMut(Value) -> bool,
         again: impl Fn(Value) -> bool,
-    ) -> Result<(Best, Value), SolveError> {
+    ) -> Result<(Best, bool), SolveError> {
         // Values below 2 are never visited (`pairs`).
         debug_assert!(dedup_from >= 2);
         let splits = splits(hand);
@@ -230,19 +239,25 @@ impl Build<'_> {
             },
             self.budget,
         )?;
-        let mut largest = 0;
+        // Only a prime, 2 (T(2) = 3, 2! = 2) or the square of a prime (4,
+        // or odd) is kept: the other values below `dedup_from` need not be
+        // met at all, unless watched for.
+        let may_keep = |v: Value| v & 1 == 1 || v == 2 || v == 4;
+        // Watched until the first value that reaches it.
+        let watch = std::cell::Cell::new(watch_from);
         let mut check = |v: Value, seen: &mut Seen| -> Result<bool, SolveError> {
-            largest = largest.max(v);
+            if v >= watch.get() {
+                watch.set(Value::MAX);
+            }
             if v >= dedup_from {
                 let keep = seen.insert(v, &mut note, &again)?;
                 self.check(hand, seen.len())?;
                 Ok(keep)
             } else {
-                // Only a prime, 2 (T(2) = 3, 2! = 2) or the square of a
-                // prime (4, or odd) is kept.
-                Ok((v & 1 == 1 || v == 2 || v == 4) && again(v))
+                Ok(may_keep(v) && again(v))
             }
         };
+        let may_matter = |v: Value| v >= dedup_from.min(watch.get()) || may_keep(v);
         let mut kept = Firsts::new(self.budget);
         let mut pruned = 0;
         if self.juxtapose {
@@ -263,6 +278,7 @@ impl Build<'_> {
                 split.same,
                 self.ops,
                 self.bound,
+                may_matter,
                 |m| {
                     if check(m.value, &mut seen)? {
                         let x = Operand::at(split.xs, tx, m.i);
@@ -279,7 +295,7 @@ impl Build<'_> {
                 },
             )?;
         }
-        Ok((kept.into_best(pruned)?, largest))
+        Ok((kept.into_best(pruned)?, watch.get() != watch_from))
     }
 
     /// The primes up to `max_prime` that `hand` reaches, with the same
