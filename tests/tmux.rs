@@ -193,6 +193,15 @@ fn practice_into_a_pipe_keeps_its_clock_on_the_screen() {
     assert_ne!(first, t.screen(), "the clock does not move");
     t.keys(&["10*6+7", "Enter"]);
     let screen = t.ended();
+    // What `tee` wrote while the keyboard was read in raw mode starts at
+    // the first column, not where the line above it ended (a staircase).
+    for line in screen.lines() {
+        let text = line.trim_start();
+        let stepped = ["Type a calculation", "Hand 1 of 1"]
+            .iter()
+            .any(|s| text.starts_with(s));
+        assert!(!(stepped && text.len() < line.len()), "{screen}");
+    }
     // The reply shows once, as the pipe's line, not twice.
     assert_eq!(screen.matches("> 10*6+7").count(), 1, "{screen}");
     assert!(

@@ -20,7 +20,7 @@ pub static ALTERNATE_SCREEN: std::sync::atomic::AtomicBool =
 /// a line is being read or the table is up, which no destructor then does
 /// (`kill`, a closed ssh session, `timeout`).
 pub fn restore() {
-    if terminal::is_raw_mode_enabled().unwrap_or(false) {
+    if raw_mode_on() {
         let mut out = io::stdout();
         if ALTERNATE_SCREEN.load(std::sync::atomic::Ordering::SeqCst) {
             let _ = queue!(out, terminal::LeaveAlternateScreen, cursor::Show);
@@ -38,7 +38,7 @@ pub fn restore() {
             let _ = err.flush();
         }
         let _ = out.flush();
-        let _ = terminal::disable_raw_mode();
+        raw_mode_off();
     }
 }
 
@@ -48,14 +48,71 @@ pub struct RawMode;
 
 impl RawMode {
     pub fn on() -> io::Result<RawMode> {
-        terminal::enable_raw_mode()?;
+        if io::stdout().is_terminal() {
+            terminal::enable_raw_mode()?;
+        } else {
+            raw_keeping_new_lines()?;
+        }
         Ok(RawMode)
     }
 }
 
 impl Drop for RawMode {
     fn drop(&mut self) {
-        let _ = terminal::disable_raw_mode();
+        raw_mode_off();
+    }
+}
+
+/// The terminal and its settings from before raw mode, where raw mode
+/// keeps new lines ([`raw_keeping_new_lines`]).
+static BEFORE_RAW: std::sync::Mutex<Option<(std::fs::File, rustix::termios::Termios)>> =
+    std::sync::Mutex::new(None);
+
+/// Raw mode, but a new line on the terminal still returns to the first
+/// column. With stdout piped (`practice | tee log`) another program writes
+/// the pipe's lines to the terminal while the keyboard is read, and in
+/// plain raw mode they step down like stairs; what this program draws
+/// there moves the cursor itself, and looks the same either way. Set in one
+/// step, so that no line can come between raw mode and the new lines.
+fn raw_keeping_new_lines() -> io::Result<()> {
+    use rustix::termios::{OptionalActions, OutputModes, tcgetattr, tcsetattr};
+    let mut before = BEFORE_RAW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if before.is_some() {
+        return Ok(());
+    }
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")?;
+    let settings = tcgetattr(&tty)?;
+    let mut raw = settings.clone();
+    raw.make_raw();
+    raw.output_modes |= OutputModes::OPOST | OutputModes::ONLCR;
+    tcsetattr(&tty, OptionalActions::Now, &raw)?;
+    *before = Some((tty, settings));
+    Ok(())
+}
+
+/// Whether either kind of raw mode is on.
+fn raw_mode_on() -> bool {
+    terminal::is_raw_mode_enabled().unwrap_or(false)
+        || BEFORE_RAW
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some()
+}
+
+/// Leaves raw mode, whichever kind is on.
+fn raw_mode_off() {
+    let _ = terminal::disable_raw_mode();
+    let before = BEFORE_RAW
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some((tty, settings)) = before {
+        let _ = rustix::termios::tcsetattr(&tty, rustix::termios::OptionalActions::Now, &settings);
     }
 }
 
