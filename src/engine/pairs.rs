@@ -288,14 +288,7 @@ fn naive(xs: &[Value], ys: &[Value], same: bool, ops: &[BinOp], bound: u64) -> (
 mod tests {
     use super::*;
 
-    const OPS: [BinOp; 6] = [
-        BinOp::Add,
-        BinOp::Sub,
-        BinOp::Mul,
-        BinOp::Div,
-        BinOp::Pow,
-        BinOp::Root,
-    ];
+    const OPS: [BinOp; 6] = BinOp::ALL;
 
     fn agree(xs: &[Value], ys: &[Value], same: bool, bound: u64) {
         let (mut want, want_pruned) = naive(xs, ys, same, &OPS, bound);
