@@ -115,8 +115,8 @@ pub struct HandResult {
     pub pruned: Option<u64>,
     /// Whether something cut off at the bound could have led to a prime
     /// beyond those found ([`crate::engine::Solution::bound_may_hide_primes`]);
-    /// `None` where `pruned` is, except in a sweep that asked only for
-    /// this ([`Pruned::Flagged`]).
+    /// `None` where `pruned` is, except where only a sweep's
+    /// [`Pruned::Flagged`] made `pruned` `None`.
     pub bound_may_hide: Option<bool>,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,

@@ -13,10 +13,10 @@
 //! - `a − y`: `y` in `a − bound ..= a − 2`, and `y − a` in `a + 2 ..= a + bound`;
 //! - `a × y`: `y` of `a`'s sign up to `bound / |a|` in size;
 //! - `a ÷ y` (never beyond the bound): `y` of `a`'s sign up to `|a| / 2`
-//!   in size, and `y ÷ a`: `y` at least `2|a|` in size;
-//! - `a ^ y` (`|a| ≥ 2`): `y` from 1 to the largest power within the
-//!   bound, the larger ones beyond it; `y ^ a`: `|y|` from 2 to the `a`-th
-//!   root of the bound, the larger ones beyond it;
+//!   in size, and `y ÷ a`: `y` of `a`'s sign at least `2|a|` in size;
+//! - `a ^ y` (`|a| ≥ 2`): `y` from 1 to the largest exponent that keeps
+//!   the power within the bound, the larger ones beyond it; `y ^ a`: `|y|`
+//!   from 2 to the `a`-th root of the bound, the larger ones beyond it;
 //! - root (never beyond the bound): the `y`-th root of `a` for `y` in
 //!   `2 ..= log2 a`, and the `a`-th root of `y` for `y ≥ 2^a`.
 //!
@@ -56,6 +56,14 @@ pub(super) fn pairs(
     may_matter: impl Fn(Value) -> bool,
     mut visit: impl FnMut(Made) -> Result<(), SolveError>,
 ) -> Result<u64, SolveError> {
+    let big = Value::from(bound);
+    let fits = |side: &[Value]| {
+        side.is_sorted()
+            && side.first().is_none_or(|&v| v >= -big)
+            && side.last().is_none_or(|&v| v <= big)
+    };
+    debug_assert!(fits(xs) && fits(ys), "sides ascending, within the bound");
+    debug_assert!(!same || xs == ys, "one sub-hand on both sides");
     if same || xs.len() <= ys.len() {
         return rows(xs, ys, same, ops, bound, &may_matter, visit);
     }

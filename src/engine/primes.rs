@@ -208,7 +208,10 @@ impl Build<'_> {
     /// `dedup_from` go through a flat set holding the values alone: `note`
     /// is called once for each distinct one, and `again` (which gives
     /// what `note` gave, without counting) when the set meets one again
-    /// and keeps no flag for it (`Seen::insert`). Below it, `again` is
+    /// and keeps no flag for it (`Seen::insert`); the value limit
+    /// (`Build::check`) is checked on each value the set takes, so that a
+    /// hand whose set passes it is refused wherever that happens. Below
+    /// it, `again` is
     /// called each time a value is made, only where the value can be kept
     /// at all: values below 2 are never met, and of the even ones only 2
     /// and 4, since `note` may keep only a prime or what a function turns
