@@ -65,14 +65,12 @@ pub struct Solver {
     /// Whether sub-hands two cards short may get restricted tables
     /// ([`Solver::with_one_restricted_level`]).
     two_levels: bool,
-    /// Whether solutions must count the operations beyond the bound
-    /// ([`Solution::pruned`]); when not, or when the rules can prune none,
-    /// [`Solver::solve_primes`] may use the restricted search.
-    count_pruned: bool,
-    /// Whether, where the scan at the top of a hand applies, it only
-    /// notes whether a function was cut off at the bound, not how many
-    /// distinct values were ([`Solver::without_pruned_totals`]).
-    only_whether: bool,
+    /// How solutions count the operations beyond the bound: in full
+    /// ([`Solution::pruned`]), only whether the top cut any off
+    /// ([`Solver::without_pruned_totals`]), or not at all
+    /// ([`Solver::without_pruned_counts`]), when, as when the rules can
+    /// prune none, [`Solver::solve_primes`] may use the restricted search.
+    tally: Tally,
     /// What every table is charged to: the process's budget unless
     /// [`Solver::with_budget`] gives another.
     budget: Arc<Budget>,
@@ -112,8 +110,7 @@ impl Solver {
             search: None,
             two_short: std::sync::Mutex::new(None),
             two_levels: true,
-            count_pruned: true,
-            only_whether: false,
+            tally: Tally::Every,
             budget: Arc::clone(Budget::process()),
         };
         solver.search =
@@ -134,7 +131,7 @@ impl Solver {
     /// table was built.
     pub fn without_pruned_counts(self) -> Solver {
         Solver {
-            count_pruned: false,
+            tally: Tally::Not,
             ..self
         }
     }
@@ -150,17 +147,13 @@ impl Solver {
     /// functions, most of which went to that set's lookups.
     pub fn without_pruned_totals(self) -> Solver {
         Solver {
-            only_whether: true,
+            // Not counting at all stays so.
+            tally: if self.tally == Tally::Not {
+                Tally::Not
+            } else {
+                Tally::Whether
+            },
             ..self
-        }
-    }
-
-    /// How the scan at the top of a hand tallies what it cuts off.
-    fn tally(&self) -> Tally {
-        match (self.count_pruned, self.only_whether) {
-            (false, _) => Tally::Not,
-            (true, true) => Tally::Whether,
-            (true, false) => Tally::Every,
         }
     }
 
@@ -182,7 +175,7 @@ impl Solver {
     /// Whether a hand of `cards` cards is solved by the restricted search
     /// when only its primes are wanted.
     fn restricts(&self, cards: usize) -> bool {
-        self.search.is_some() && cards >= 3 && (!self.count_pruned || self.never_prunes())
+        self.search.is_some() && cards >= 3 && (self.tally == Tally::Not || self.never_prunes())
     }
 
     /// What the top of a hand of `cards` cards holds a value, to project
@@ -209,7 +202,7 @@ impl Solver {
         }
         let build = self.build();
         let early = |f: &Func| build.pruned_from(*f).is_some_and(|n| n < 1 << 20);
-        if self.tally() == Tally::Every && self.functions.iter().any(early) {
+        if self.tally == Tally::Every && self.functions.iter().any(early) {
             seen::BYTES_A_VALUE
         } else {
             0
@@ -873,7 +866,7 @@ impl Solver {
                     hand,
                     get,
                     |v| rules.allows_prime(v) && is_prime(v),
-                    self.tally(),
+                    self.tally,
                 )?,
             }
         } else {
@@ -892,7 +885,7 @@ impl Solver {
             depth: 0,
             complete,
             // A full table counts them whatever was asked.
-            counted: if complete { Tally::Every } else { self.tally() },
+            counted: if complete { Tally::Every } else { self.tally },
             reached,
         })
     }
