@@ -95,6 +95,29 @@ fn the_report_is_the_same_for_any_thread_count() {
     assert_ne!(advise(&["--seed", "2"]), advise(&[]));
 }
 
+/// With `--out` the report goes to the file, and where it went is a note on
+/// stderr (as for `table`, `crib` and `simulate --study`): stdout is empty.
+#[test]
+fn the_report_goes_to_the_file_and_the_note_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("house-rules.md");
+    let out = prime_solve()
+        .args(["advise", "--games", "40", "-q", "--out"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let note = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(note, format!("report written to {}\n", path.display()));
+    let text = std::fs::read(&path).unwrap();
+    assert_eq!(text, advise(&[]));
+}
+
 #[test]
 fn bad_input_gets_one_line() {
     fails_with(prime_solve().args(["advise", "--games", "0"]), "--games");

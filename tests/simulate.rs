@@ -395,7 +395,10 @@ fn the_study_writes_one_markdown_file() {
         .args(["--games", "40", "--quiet"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Three experts:"));
+        .stdout(predicate::str::contains("Three experts:"))
+        // Where the file went is a note on stderr, as for `table` and `crib`.
+        .stdout(predicate::str::contains("written").not())
+        .stderr(predicate::str::contains("study written to"));
     let text = fs::read_to_string(&path).unwrap();
     for scenario in [
         "Three experts",

@@ -6,7 +6,7 @@ use prime_solve::advise::{Plan, advise, games_played};
 use prime_solve::report::{advice, check_file, write_file};
 
 use super::args::{AdviseArgs, Format};
-use super::{Verdict, print, progress_bar, thread_pool, tick};
+use super::{Verdict, print, progress_bar, say, thread_pool, tick};
 
 pub fn run(args: &AdviseArgs) -> Result<Verdict> {
     let models = args.models.load()?;
@@ -36,17 +36,15 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
         Format::Json => {
             print(&(serde_json::to_string_pretty(&advice::json(&plan, &found, style))? + "\n"))?
         }
-        Format::Text if args.out.is_some() => print(&format!(
-            "report written to {}\n",
-            prime_solve::echo::echo(
-                &args
-                    .out
-                    .as_ref()
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_default()
-            )
-        ))?,
-        Format::Text => print(&markdown)?,
+        Format::Text => match &args.out {
+            // Where the report went is a note, on stderr, as for `table`
+            // and `crib`.
+            Some(path) => say(&format!(
+                "report written to {}",
+                prime_solve::echo::echo(&path.display().to_string())
+            )),
+            None => print(&markdown)?,
+        },
     }
     Ok(Verdict::Yes)
 }

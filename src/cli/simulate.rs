@@ -13,7 +13,7 @@ use prime_solve::report::{
 use prime_solve::words::plural;
 
 use super::args::{Format, SimulateArgs};
-use super::{Pool, Verdict, print, progress_bar, thread_pool, tick};
+use super::{Pool, Verdict, print, progress_bar, say, thread_pool, tick};
 
 pub fn run(args: &SimulateArgs) -> Result<Verdict> {
     let models = args.models.load()?;
@@ -178,10 +178,10 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
         }
         out.push_str(&format!(" ({})\n", simulation::players(sim)));
     }
-    out.push_str(&format!(
-        "study written to {}\n",
+    print(&out)?;
+    say(&format!(
+        "study written to {}",
         prime_solve::echo::echo(&path.display().to_string())
     ));
-    print(&out)?;
     Ok(Verdict::Yes)
 }
