@@ -165,6 +165,25 @@ fn the_least_address_space_is_refused_in_one_line_and_above_it_all_run() {
 }
 
 #[test]
+fn every_value_of_six_cards_under_every_rule_is_refused_before_the_primes_are_sought() {
+    // The value-only path projects the hand's set before the search for its
+    // primes, which takes minutes of CPU and gigabytes here: it once ran to
+    // the end (about 270 s) before the values were refused. `timeout` ends
+    // the run (status 124) if the refusal does not come first.
+    let bin = assert_cmd::cargo::cargo_bin("prime-solve");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 10000000 && exec timeout 60 {} query 3 5 7 9 11 13 {EVERY_RULE} \
+             --values --memory-limit 8G",
+            bin.display()
+        ))
+        .output()
+        .unwrap();
+    refused(&out, "not enough memory: the search would need about");
+}
+
+#[test]
 fn the_value_only_path_under_a_small_address_space_is_refused_not_aborted() {
     // `--values` goes through the value-only path, whose every allocation
     // may be refused: under 650 MB, with the most budget that address

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Transcripts not replayed, by the start of their command line, and why.
-const SKIPPED: [(&str, &str); 4] = [
+const SKIPPED: [(&str, &str); 3] = [
     (
         "prime-solve practice --seed 4 --rounds 3 --time-limit 30",
         "a live terminal session (tests/tmux.rs drives it)",
@@ -23,10 +23,6 @@ const SKIPPED: [(&str, &str); 4] = [
     (
         "pdftoppm ",
         "renders a PDF for a person to look at (tests/crib.rs renders it)",
-    ),
-    (
-        "prime-solve query 3 5 7 9 11 13 --faces rank --powers --juxtapose --functions tri,fact,sqrt --high-primes",
-        "the refusal names the limit, half of this machine's memory (tests/memory.rs)",
     ),
 ];
 
@@ -42,9 +38,14 @@ struct Transcript {
 fn transcripts(readme: &str) -> Vec<Transcript> {
     let mut found: Vec<Transcript> = Vec::new();
     let mut in_text = false;
+    // Whether the block has had a `$` line: the lines before the first
+    // one (and a block without any, such as a listing of files) belong
+    // to no transcript.
+    let mut in_transcript = false;
     for (n, line) in readme.lines().enumerate() {
         if line.starts_with("```") {
             in_text = !in_text && line == "```text";
+            in_transcript = false;
             continue;
         }
         if !in_text {
@@ -56,7 +57,8 @@ fn transcripts(readme: &str) -> Vec<Transcript> {
                 command: command.to_string(),
                 shown: String::new(),
             });
-        } else if let Some(t) = found.last_mut() {
+            in_transcript = true;
+        } else if in_transcript && let Some(t) = found.last_mut() {
             t.shown.push_str(line);
             t.shown.push('\n');
         }

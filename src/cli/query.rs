@@ -38,6 +38,17 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         solver
     };
     let spinner = Spinner::start("solving", false);
+    // Every value asked for, from the value-only path: its sub-hands are
+    // worked out and the hand's own set projected before the search for
+    // the primes, so that values that cannot fit are refused at once, not
+    // after that search (minutes for six cards under every rule).
+    let mut sets = if args.values && !solver.primes_need_every_value() {
+        let mut sets = solver.value_sets()?;
+        sets.prepare(hand)?;
+        Some(sets)
+    } else {
+        None
+    };
     // Every value asked for: the primes and their witnesses from the
     // search for primes (its projection refuses at once what cannot fit),
     // then the values and the operations beyond the bound from the
@@ -51,9 +62,14 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     };
     let every = match solution.values() {
         Some(_) => None,
-        None if args.values => Some(solver.value_sets()?.values(hand)?),
+        None if args.values => Some(match &mut sets {
+            Some(sets) => sets.values(hand)?,
+            None => solver.value_sets()?.values(hand)?,
+        }),
         None => None,
     };
+    // The sub-hands' sets are not needed for the output.
+    drop(sets);
     drop(spinner);
     let pruned = match &every {
         Some(every) => Some(every.pruned()),

@@ -178,6 +178,14 @@ impl Solver {
         self.search.is_some() && cards >= 3 && (self.tally == Tally::Not || self.never_prunes())
     }
 
+    /// Whether [`Solver::solve_primes`] builds a hand's full table, every
+    /// value with its witness, as [`Solver::solve`] does: only under
+    /// functions nested twice or more, where neither the restricted search
+    /// nor the scan that keeps only primes applies.
+    pub fn primes_need_every_value(&self) -> bool {
+        !self.functions.is_empty() && self.rules.function_depth > 1
+    }
+
     /// What the top of a hand of `cards` cards holds a value, to project
     /// it: a full table's [`Solver::bytes_per_value`], unless only its
     /// primes are wanted ([`Solver::solve_primes`]) under any prime or a
@@ -197,7 +205,7 @@ impl Solver {
                 .rules
                 .max_prime
                 .is_some_and(|max| max <= TARGETED_MAX_PRIME);
-        if !primes_only || searched || !self.functions.is_empty() && self.rules.function_depth > 1 {
+        if !primes_only || searched || self.primes_need_every_value() {
             return self.bytes_per_value();
         }
         let build = self.build();

@@ -279,6 +279,34 @@ impl ValueSets<'_> {
     /// [`SolveError::Memory`] when the sets do not fit the budget, and
     /// [`SolveError::TooLarge`] for a set past the limit a table has.
     pub fn values(&mut self, hand: Hand) -> Result<HandValues, SolveError> {
+        self.prepare(hand)?;
+        let subs = hand.proper_sub_hands();
+        let below: u64 = subs.iter().map(|s| self.sets[s].pruned).sum();
+        let top = match self.sets.get(&hand) {
+            Some(set) => Set {
+                charge: self.build.budget.charge(set.values.bytes())?,
+                values: set.values.copy(self.build.budget)?,
+                magnitudes: None,
+                pruned: set.pruned,
+            },
+            None => self.work_out(hand)?,
+        };
+        Ok(HandValues {
+            values: top.values,
+            pruned: below + top.pruned,
+            _charge: top.charge,
+        })
+    }
+
+    /// Works out and keeps the sets of every proper sub-hand of `hand`,
+    /// and projects the hand's own from them, as [`ValueSets::values`]
+    /// does first: so that a request whose values cannot fit is refused
+    /// before other work on the hand (`query --values` searches for the
+    /// primes too), not after it.
+    ///
+    /// # Errors
+    /// As [`ValueSets::values`].
+    pub fn prepare(&mut self, hand: Hand) -> Result<(), SolveError> {
         let subs = hand.proper_sub_hands();
         let mut missing: Vec<Hand> = subs
             .iter()
@@ -314,21 +342,7 @@ impl ValueSets<'_> {
             }
             at += count;
         }
-        let below: u64 = subs.iter().map(|s| self.sets[s].pruned).sum();
-        let top = match self.sets.get(&hand) {
-            Some(set) => Set {
-                charge: self.build.budget.charge(set.values.bytes())?,
-                values: set.values.copy(self.build.budget)?,
-                magnitudes: None,
-                pruned: set.pruned,
-            },
-            None => self.work_out(hand)?,
-        };
-        Ok(HandValues {
-            values: top.values,
-            pruned: below + top.pruned,
-            _charge: top.charge,
-        })
+        Ok(())
     }
 
     /// The set of `hand`, whose sub-hands' sets are known: as
