@@ -777,3 +777,101 @@ fn a_sweep_near_its_limit_keeps_no_copies_it_cannot_afford() {
     assert!(out.status.success(), "{stderr}");
     assert!(dir.path().join("rank-6cards/summary.md").is_file());
 }
+
+/// `ulimit -d` (the data segment, which counts every private writable
+/// mapping) limits the default budget as `ulimit -v` does: a four-card
+/// sweep under 60 MB of it aborted on a 62 KB allocation, where it is now
+/// refused in one line; the messages name the limit that binds.
+#[test]
+fn the_data_segment_limit_binds_the_budget_as_the_address_space_does() {
+    let bin = assert_cmd::cargo::cargo_bin("prime-solve");
+    let run = |kib: u64, args: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -d {kib} && exec {} {args}", bin.display()))
+            .output()
+            .unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        60_000,
+        &format!(
+            "analyze --cards 4 --all-rules --summaries-only -q -o {}",
+            dir.path().join("r").display()
+        ),
+    );
+    refused(&out, "not enough memory");
+    refused(
+        &run(12_000, "query 4 6 8"),
+        "(ulimit -d 12000) is too small to start",
+    );
+    refused(
+        &run(60_000, "query 4 6 8 --memory-limit 1G"),
+        "more than the address space limit (ulimit -d 60000) leaves",
+    );
+    let out = run(300_000, "query 4 6 8");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Where the system gives no more threads (`ulimit -u`, which binds only
+/// a user other than root: run as `nobody` through `setpriv`), every
+/// command is refused in one line: starting the signal handler's thread
+/// or the spinner's panicked (exit 101), and under `ulimit -d` then hung.
+#[test]
+fn no_thread_to_start_is_a_refusal_not_a_panic() {
+    if !nix_root() {
+        eprintln!("skipped: setpriv needs root to change user");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("prime-solve");
+    // A copy `nobody` can run, outside folders only root may enter.
+    let copy = std::env::temp_dir().join(format!("prime-solve-nproc-{}", std::process::id()));
+    std::fs::copy(&bin, &copy).unwrap();
+    let run = |limit: u32| {
+        Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "bash",
+                "-c",
+            ])
+            .arg(format!(
+                "ulimit -u {limit} && exec {} query 4 6 8",
+                copy.display()
+            ))
+            .output()
+    };
+    let outputs: Vec<_> = (1..=5).map(run).collect();
+    let _ = std::fs::remove_file(&copy);
+    let outputs: Vec<Output> = match outputs.into_iter().collect() {
+        Ok(outputs) => outputs,
+        Err(e) => {
+            eprintln!("skipped: setpriv cannot run ({e})");
+            return;
+        }
+    };
+    for out in &outputs {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => assert!(String::from_utf8_lossy(&out.stdout).contains("highest prime")),
+            Some(2) => {
+                assert_eq!(stderr.lines().count(), 1, "{stderr}");
+                assert!(stderr.contains("cannot start worker threads"), "{stderr}");
+                // Said once, not once more from the error's source.
+                assert_eq!(stderr.matches("os error").count(), 1, "{stderr}");
+            }
+            _ => panic!("{:?}: {stderr}", out.status),
+        }
+    }
+    // The tightest limit leaves no thread at all.
+    assert_eq!(outputs[0].status.code(), Some(2));
+}
+
+/// Whether this runs as root (`id -u` is 0).
+fn nix_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+}

@@ -26,7 +26,8 @@ use clap::{CommandFactory, Parser};
 use args::{Cli, Command, MemoryArgs};
 use prime_solve::echo::echo;
 use prime_solve::engine::{
-    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_limit, most_within,
+    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_flag, address_space_limit,
+    most_within,
 };
 use prime_solve::words::plural;
 
@@ -67,11 +68,12 @@ pub enum Verdict {
 pub fn run() -> ExitCode {
     // Refused before anything else starts (a thread, the signal handler):
     // below this the program itself does not fit.
+    let flag = address_space_flag();
     if let Some(limit) = address_space_limit().filter(|&l| l < MIN_ADDRESS_SPACE) {
         // In KiB, as `ulimit -v` takes it: in MiB, 47103 KiB reads as 46.
         say(&format!(
-            "prime-solve: the address space limit (ulimit -v {}) is too small to start; \
-             prime-solve needs at least ulimit -v {} ({})",
+            "prime-solve: the address space limit ({flag} {}) is too small to start; \
+             prime-solve needs at least {flag} {} ({})",
             limit >> 10,
             MIN_ADDRESS_SPACE >> 10,
             Bytes(MIN_ADDRESS_SPACE)
@@ -95,7 +97,7 @@ pub fn run() -> ExitCode {
         {
             say(&format!(
                 "prime-solve: --memory-limit {} is more than the address space limit \
-                 (ulimit -v {}) leaves for the search, {}; give at most that, or raise ulimit -v",
+                 ({flag} {}) leaves for the search, {}; give at most that, or raise {flag}",
                 Bytes(limit),
                 space >> 10,
                 Bytes(most_within(space))
@@ -267,18 +269,33 @@ pub fn say(line: &str) {
 /// it would have.
 fn clean_up_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return;
-    };
-    std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            // Held to the end: no write goes on after the clean-up.
-            let _held = prime_solve::report::abandon();
-            term::restore();
-            let _ = signal_hook::low_level::emulate_default_handler(signal);
-            std::process::exit(128 + signal);
-        }
-    });
+    // The handlers are installed by the thread that waits for them, and
+    // this one goes on once they are: where the system gives no thread
+    // (`ulimit -u`), none is installed and the signals keep their default
+    // action (the command runs on without the clean-up: a write in
+    // progress still replaces its file whole or not at all, only its
+    // temporary files may stay behind).
+    let (ready, installed) = std::sync::mpsc::channel::<()>();
+    let started = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+            else {
+                return;
+            };
+            let _ = ready.send(());
+            if let Some(signal) = signals.forever().next() {
+                // Held to the end: no write goes on after the clean-up.
+                let _held = prime_solve::report::abandon();
+                term::restore();
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+    if started.is_ok() {
+        // An error: the thread could not install them, and has ended.
+        let _ = installed.recv();
+    }
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
@@ -396,7 +413,7 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(usize::try_from(count).unwrap_or(1))
         .build()
-        .context("cannot start worker threads")?;
+        .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))?;
     Ok(Pool {
         pool,
         _reserved: reserved,
@@ -413,10 +430,13 @@ fn global_pool() -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
     let budget = Budget::process();
     let room = budget.limit().saturating_sub(budget.used()) / PER_THREAD;
+    // Where the system gives no thread (`ulimit -u`), a refusal in one
+    // line (rayon takes no second try at its global pool). The error's
+    // source repeats its message: it is given once.
     rayon::ThreadPoolBuilder::new()
         .num_threads(usize::try_from(wanted.min(room).max(1)).unwrap_or(1))
         .build_global()
-        .context("cannot start worker threads")
+        .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))
 }
 
 /// The worker threads `RAYON_NUM_THREADS` asks for, as rayon reads it
@@ -461,7 +481,8 @@ impl Spinner {
     pub fn start(what: &'static str, quiet: bool) -> Spinner {
         let (done, stop) = std::sync::mpsc::channel::<()>();
         let show = !quiet && io::stderr().is_terminal();
-        let thread = std::thread::spawn(move || {
+        // No spinner where the system gives no thread (`ulimit -u`).
+        let thread = std::thread::Builder::new().spawn(move || {
             use std::sync::mpsc::RecvTimeoutError::Timeout;
             if !show || stop.recv_timeout(std::time::Duration::from_secs(1)) != Err(Timeout) {
                 return;
@@ -480,7 +501,7 @@ impl Spinner {
         });
         Spinner {
             done,
-            thread: Some(thread),
+            thread: thread.ok(),
         }
     }
 }

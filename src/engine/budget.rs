@@ -199,6 +199,11 @@ impl Drop for Charge {
 /// allocator's own reservations. 4 GiB where neither can be read.
 pub fn default_limit() -> u64 {
     let physical = read_proc("/proc/meminfo", "MemTotal:").map(|kib| kib * 1024);
+    // A container's memory (its cgroup's limit) counts as the machine's.
+    let physical = match (physical, cgroup_memory_limit()) {
+        (Some(p), Some(c)) => Some(p.min(c)),
+        (p, c) => p.or(c),
+    };
     let address_space = address_space_limit();
     let from_physical = physical.map_or(4 << 30, |p| p / 2);
     match address_space {
@@ -207,10 +212,61 @@ pub fn default_limit() -> u64 {
     }
 }
 
-/// The limit on this process's address space (`ulimit -v`), in bytes;
-/// `None` when there is none.
+/// The limit on this process's address space in bytes, `None` when there
+/// is none: the lesser of `ulimit -v` and `ulimit -d` (the data segment,
+/// which since Linux 4.7 counts every private writable mapping, so every
+/// allocation the budget charges).
 pub fn address_space_limit() -> Option<u64> {
-    read_proc("/proc/self/limits", "Max address space")
+    space_limits().into_iter().flatten().min()
+}
+
+/// The `ulimit` flag of the limit [`address_space_limit`] gives, for
+/// messages: `ulimit -v`, or `ulimit -d` where that is the lesser.
+pub fn address_space_flag() -> &'static str {
+    match space_limits() {
+        [Some(v), Some(d)] if d < v => "ulimit -d",
+        [None, Some(_)] => "ulimit -d",
+        _ => "ulimit -v",
+    }
+}
+
+/// `ulimit -v` and `ulimit -d`, in bytes.
+fn space_limits() -> [Option<u64>; 2] {
+    [
+        read_proc("/proc/self/limits", "Max address space"),
+        read_proc("/proc/self/limits", "Max data size"),
+    ]
+}
+
+/// The memory limit of this process's cgroup, if it sets one: cgroup v2's
+/// `memory.max` or v1's `memory.limit_in_bytes`, of the process's own
+/// group or, as a container sees it, of the root of its hierarchy; the
+/// least of those that can be read.
+fn cgroup_memory_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let mut files = vec![
+        "/sys/fs/cgroup/memory.max".to_string(),
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes".to_string(),
+    ];
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let path = path.trim_end_matches('/');
+        if controllers.is_empty() {
+            files.push(format!("/sys/fs/cgroup{path}/memory.max"));
+        } else if controllers.split(',').any(|c| c == "memory") {
+            files.push(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"));
+        }
+    }
+    // "max" (v2) reads as no limit; v1 writes no limit as about 2^63.
+    files
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok()?.trim().parse::<u64>().ok())
+        .filter(|&b| b < 1 << 62)
+        .min()
 }
 
 /// The budget within an address space of `bytes`: 70% of what is left

@@ -33,8 +33,8 @@ use crate::prime::is_prime;
 use crate::rules::Rules;
 use crate::rules::RulesError;
 pub use budget::{
-    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_limit, apart,
-    default_limit, most_within, parse_size,
+    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_flag, address_space_limit,
+    apart, default_limit, most_within, parse_size,
 };
 use primes::Tally;
 pub use table::Table;
