@@ -201,6 +201,42 @@ fn the_history_is_appended_and_summed_up() {
         .stdout(predicate::str::contains("missed most: 5 5 10 (five, 2×)"));
 }
 
+/// A history whose last line was cut off before its end of line (a drill
+/// killed mid-write) gets the end of line before the next row, which ran
+/// on from it and spoiled the file; an empty one (cut off before its
+/// header) is a new history.
+#[test]
+fn a_history_cut_off_mid_line_or_empty_is_appended_to_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("drill.csv");
+    let drill = |history: &std::path::Path| {
+        let s = script("1500 9*6-1\n");
+        prime_solve()
+            .args(["practice", "--seed", "1", "--rounds", "1", "--history"])
+            .arg(history)
+            .arg("--script")
+            .arg(s.path())
+            .assert()
+            .success();
+    };
+    std::fs::write(&history, "").unwrap();
+    drill(&history);
+    let text = std::fs::read_to_string(&history).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    std::fs::write(&history, text.trim_end_matches('\n')).unwrap();
+    drill(&history);
+    let text = std::fs::read_to_string(&history).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[1].ends_with(",valid,1.5,53") && lines[2].ends_with(",valid,1.5,53"));
+    prime_solve()
+        .args(["practice", "--stats", "--history"])
+        .arg(&history)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 hands, 2 correct"));
+}
+
 #[test]
 fn bad_input_gets_one_line() {
     fails_with(prime_solve().args(["practice", "--stats"]), "--history");

@@ -59,7 +59,9 @@ pub fn open(path: &Path) -> Result<Log> {
         )
     };
     regular_or_new(path)?;
-    if path.is_file() {
+    // An empty file (one created and cut off before its header) is a new
+    // history.
+    if fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
         // Appending to something else would spoil it.
         stats(path).map_err(|e| {
             anyhow::anyhow!("{e:#}; give a new file or an earlier practice history")
@@ -70,7 +72,14 @@ pub fn open(path: &Path) -> Result<Log> {
         .append(true)
         .open(path)
         .with_context(fail)?;
-    let empty = file.metadata().with_context(fail)?.len() == 0;
+    let len = file.metadata().with_context(fail)?.len();
+    let empty = len == 0;
+    // A last line cut off before its end of line (a drill killed
+    // mid-write, an editor): ended first, so that the next row does not
+    // run on from it.
+    if !empty && !ends_a_line(path, len).with_context(fail)? {
+        std::io::Write::write_all(&mut &file, b"\n").with_context(fail)?;
+    }
     let mut writer = csv::Writer::from_writer(file);
     if empty {
         writer.write_record(HEADER).with_context(fail)?;
@@ -80,6 +89,16 @@ pub fn open(path: &Path) -> Result<Log> {
         writer,
         path: path.to_path_buf(),
     })
+}
+
+/// Whether the file at `path`, `len` bytes long, ends with an end of line.
+fn ends_a_line(path: &Path, len: u64) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(len.saturating_sub(1)))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
 }
 
 /// Appends one round and flushes it, so that a drill stopped at any point
