@@ -595,3 +595,51 @@ fn a_file_that_cannot_be_made_is_named_as_given() {
     );
     assert!(!stderr.contains(".tmp-"), "{stderr}");
 }
+
+/// A path naming an open descriptor (`/dev/fd/N`, `/proc/self/fd/N`) is
+/// written through: a file the shell opened with `>>` is appended to, not
+/// replaced (it was renamed over, its inode and first line lost); a pipe
+/// of `>(…)` is written (it was refused as `pipe:[…]`, no such file); and
+/// `/dev/stdout` writes through this process's own descriptor, in order
+/// with what the shell writes before and after.
+#[test]
+fn paths_naming_descriptors_are_written_through() {
+    let bin = assert_cmd::cargo::cargo_bin("prime-solve");
+    let dir = tempfile::tempdir().unwrap();
+    let sh = |script: &str| {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("BIN", &bin)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{script}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let inode = |name: &str| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(dir.path().join(name)).unwrap().ino()
+    };
+    for path in ["/dev/fd/1", "/proc/self/fd/1", "/dev/fd/3"] {
+        std::fs::write(dir.path().join("log"), "previous\n").unwrap();
+        let before = inode("log");
+        sh(&format!("\"$BIN\" table -o {path} >> log 3>> log"));
+        let text = std::fs::read_to_string(dir.path().join("log")).unwrap();
+        assert_eq!(inode("log"), before, "{path}");
+        assert!(
+            text.starts_with("previous\n# Prime Time strategy tables"),
+            "{path}: {text}"
+        );
+    }
+    let counted = sh("\"$BIN\" table -o >(wc -c > count); wait; sleep 1; cat count");
+    let table = sh("\"$BIN\" table");
+    assert_eq!(counted.trim(), table.len().to_string());
+    let text = sh("(echo before; \"$BIN\" table -o /dev/stdout -f csv; echo after) > f; cat f");
+    assert!(text.starts_with("before\nhand,"), "{text}");
+    assert!(text.ends_with("\nafter\n"), "{text}");
+}

@@ -208,6 +208,12 @@ fn resolve(path: &Path) -> io::Result<Target> {
             Ok(meta) => meta,
         };
         let kind = meta.file_type();
+        if kind.is_symlink() && names_a_descriptor(&path) {
+            // /dev/fd/N, /proc/self/fd/N: the kernel's link to what the
+            // descriptor has open (a file the shell redirected, a pipe of
+            // `>(…)`), whose name is only a label: written through.
+            return Ok(Target::Direct(path));
+        }
         if kind.is_symlink() {
             let link = fs::read_link(&path).map_err(|e| at(&path, e))?;
             if link.starts_with("/proc") {
@@ -228,6 +234,36 @@ fn resolve(path: &Path) -> io::Result<Target> {
         "{}: too many levels of symbolic links",
         path.display()
     )))
+}
+
+/// Whether `path` is an open descriptor's entry: `/dev/fd/N` or
+/// `/proc/PID/fd/N` (`self`, `thread-self` or a number).
+fn names_a_descriptor(path: &Path) -> bool {
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    let number = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    number
+        && (dir == Path::new("/dev/fd")
+            || dir.file_name().is_some_and(|f| f == "fd")
+                && dir.parent().and_then(Path::parent) == Some(Path::new("/proc")))
+}
+
+/// The standard stream `target` names, if any (`/dev/stdout`, `/dev/fd/1`,
+/// `/proc/self/fd/1`, and 2 for stderr): written through this process's
+/// own descriptor, whose offset the shell shares (`(echo a; prime-solve
+/// table -o /dev/stdout; echo b) > f` keeps all three in order), not
+/// opened anew.
+fn standard_stream(target: &Path) -> Option<u8> {
+    let name = target.to_str()?;
+    match name {
+        "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1" => Some(1),
+        "/dev/stderr" | "/dev/fd/2" | "/proc/self/fd/2" => Some(2),
+        _ => None,
+    }
 }
 
 #[cfg(unix)]
@@ -361,6 +397,23 @@ impl Step<'_> {
 }
 
 fn direct(target: &Path, contents: &[u8]) -> io::Result<()> {
+    match standard_stream(target) {
+        Some(1) => {
+            let mut out = io::stdout().lock();
+            return out
+                .write_all(contents)
+                .and_then(|()| out.flush())
+                .map_err(|e| at(target, e));
+        }
+        Some(_) => {
+            let mut err = io::stderr().lock();
+            return err
+                .write_all(contents)
+                .and_then(|()| err.flush())
+                .map_err(|e| at(target, e));
+        }
+        None => {}
+    }
     // A regular file reached through /proc (/dev/stdout redirected to a
     // file) is opened anew at offset 0: appending is right after both `>`
     // (the file is empty) and `>>`.
