@@ -121,7 +121,10 @@ fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
 /// # Errors
 /// What [`write_file`] would fail with first.
 pub fn check_file(path: &Path) -> io::Result<()> {
-    file_target(path).map(|_| ())
+    match file_target(path)? {
+        Target::New(p) | Target::Regular(p) => may_write_in(&parent_of(&p)),
+        _ => Ok(()),
+    }
 }
 
 /// Whether [`write_files`] could write under `dir`, asked before a long
@@ -131,7 +134,39 @@ pub fn check_file(path: &Path) -> io::Result<()> {
 /// # Errors
 /// What [`write_files`] would fail with first.
 pub fn check_folder(dir: &Path) -> io::Result<()> {
-    folder_target(dir).map(|_| ())
+    match folder_target(dir)? {
+        Target::New(p) => may_write_in(&parent_of(&p)),
+        Target::Folder(p) => may_write_in(&p),
+        _ => Ok(()),
+    }
+}
+
+/// An error unless a file can be created in `folder` (a read-only file
+/// system, a folder without write permission): found by creating a file
+/// there and removing it, since root may write where the permissions
+/// alone say it may not, and not where the file system is read-only. Its
+/// name is one a later run removes if this one is killed meanwhile.
+fn may_write_in(folder: &Path) -> io::Result<()> {
+    let probe = folder.join(format!(".prime-solve-probe.tmp-{}-0", std::process::id()));
+    // Held while the probe exists: a signal's clean-up (`abandon`) waits
+    // for it to go.
+    let _held = lock();
+    match OpenOptions::new().write(true).create_new(true).open(&probe) {
+        Ok(file) => {
+            drop(file);
+            let _ = fs::remove_file(&probe);
+            Ok(())
+        }
+        // Left by this process's own earlier check: it could write there.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(io::Error::new(
+            e.kind(),
+            format!(
+                "cannot create files in the folder {}: {e}",
+                folder.display()
+            ),
+        )),
+    }
 }
 
 /// What a file written to `path` goes to: a regular file, a device or FIFO,
@@ -653,10 +688,30 @@ fn temp_name(path: &Path, kind: &str, call: u64) -> io::Result<PathBuf> {
     let name = path
         .file_name()
         .ok_or_else(|| invalid(&format!("{} is not a file name", path.display())))?;
+    let tail = format!(".{kind}-{}-{}", std::process::id(), call);
+    // Within a file name's 255 bytes: a long name is cut (the tail alone
+    // tells the temporary files apart).
+    let room = NAME_MAX.saturating_sub(1 + tail.len());
     let mut temp = std::ffi::OsString::from(".");
-    temp.push(name);
-    temp.push(format!(".{kind}-{}-{}", std::process::id(), call));
+    temp.push(cut_name(name, room));
+    temp.push(tail);
     Ok(parent_of(path).join(temp))
+}
+
+/// The longest file name most file systems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// `name`'s first `room` bytes at most.
+#[cfg(unix)]
+fn cut_name(name: &std::ffi::OsStr, room: usize) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = name.as_bytes();
+    std::ffi::OsStr::from_bytes(&bytes[..bytes.len().min(room)]).to_os_string()
+}
+
+#[cfg(not(unix))]
+fn cut_name(name: &std::ffi::OsStr, _room: usize) -> std::ffi::OsString {
+    name.to_os_string()
 }
 
 fn parent_of(path: &Path) -> PathBuf {
