@@ -621,4 +621,151 @@ mod tests {
         assert!(map_bytes(14, 40) >= 16 * 41);
         assert!(map_bytes(1 << 20, 40) >= (1 << 20) * 41);
     }
+
+    /// The bytes of a map, exactly as the SwissTable lays it out: 4
+    /// buckets up to 3 entries, 8 up to 7, then the least power of two
+    /// at most 7/8 full; one control byte per bucket and 16 more.
+    #[test]
+    fn map_bytes_are_the_swisstable_layout_exactly() {
+        let at = |buckets: u64| buckets * 41 + 16;
+        for (capacity, buckets) in [
+            (1, 4),
+            (3, 4),
+            (4, 8),
+            (7, 8),
+            (8, 16),
+            (14, 16),
+            (15, 32),
+            (28, 32),
+            (29, 64),
+            (1 << 20, 2 << 20),
+        ] {
+            assert_eq!(map_bytes(capacity, 40), at(buckets), "{capacity}");
+        }
+    }
+
+    /// `map_room` makes the room before the insert and charges what the
+    /// grown map holds: no insert after it grows the map behind the
+    /// budget's back, and the charge always covers the map's storage.
+    #[test]
+    fn map_room_charges_every_growth_before_it_happens() {
+        let b = Budget::new(1 << 30);
+        let entry = size_of::<(u64, u64)>();
+        let mut map: HashMap<u64, u64> = HashMap::new();
+        let mut charge = Charge::default();
+        for i in 0..2000u64 {
+            map_room(&mut map, &mut charge, &b, 1).unwrap();
+            let capacity = map.capacity();
+            assert!(capacity > map.len(), "room for one more at {i}");
+            map.insert(i, i);
+            assert_eq!(map.capacity(), capacity, "an insert grew the map at {i}");
+            assert!(
+                b.used() >= map_bytes(map.capacity(), entry),
+                "the charge covers the map at {i}: {} < {}",
+                b.used(),
+                map_bytes(map.capacity(), entry)
+            );
+            assert_eq!(b.used(), charge.bytes, "one charge, held by `charge`");
+        }
+        // Room for many at once, on a full map.
+        while map.capacity() > map.len() {
+            let n = map.len() as u64;
+            map.insert(n, n);
+        }
+        map_room(&mut map, &mut charge, &b, 5000).unwrap();
+        assert!(map.capacity() >= map.len() + 5000);
+        assert!(b.used() >= map_bytes(map.capacity(), entry));
+        drop(charge);
+        assert_eq!(b.used(), 0);
+    }
+
+    #[test]
+    fn every_unit_parses() {
+        for (unit, shift) in [
+            ("", 0),
+            ("B", 0),
+            ("K", 10),
+            ("KB", 10),
+            ("KiB", 10),
+            ("M", 20),
+            ("MB", 20),
+            ("MiB", 20),
+            ("G", 30),
+            ("GB", 30),
+            ("GiB", 30),
+            ("T", 40),
+            ("TB", 40),
+            ("TiB", 40),
+            ("P", 50),
+            ("PB", 50),
+            ("PiB", 50),
+            ("E", 60),
+            ("EB", 60),
+            ("EiB", 60),
+        ] {
+            assert_eq!(parse_size(&format!("3{unit}")), Ok(3 << shift), "3{unit}");
+            // Lower case, a space before the unit, and a fraction.
+            let half = parse_size(&format!("1.5 {}", unit.to_lowercase()));
+            if shift == 0 {
+                assert!(half.is_err(), "1.5 {unit}: not a whole number of bytes");
+            } else {
+                assert_eq!(half, Ok(3 << (shift - 1)), "1.5 {unit}");
+            }
+        }
+        // Zero is refused in every unit, not only as a whole number of
+        // bytes; one byte written as a fraction is one byte.
+        for zero in ["0K", "0.0G", "0.0", "0 TiB"] {
+            assert!(parse_size(zero).is_err(), "{zero}");
+        }
+        assert_eq!(parse_size("1.0"), Ok(1));
+        assert_eq!(parse_size("0.5K"), Ok(512));
+    }
+
+    /// The default budget is at most half the machine's memory and within
+    /// what the address space allows; on Linux both are read from /proc.
+    #[test]
+    fn the_default_is_at_most_half_the_machine() {
+        let limit = default_limit();
+        assert!(limit > 0);
+        #[cfg(target_os = "linux")]
+        assert!(read_proc("/proc/meminfo", "MemTotal:").is_some());
+        if let Some(kib) = read_proc("/proc/meminfo", "MemTotal:") {
+            assert!(limit <= kib * 1024 / 2, "{limit} bytes of {kib} KiB");
+        }
+        if let Some(space) = address_space_limit() {
+            assert!(limit <= limit_within(space));
+        }
+    }
+
+    /// Past the largest unit, sizes print in it (the loop stops at TiB).
+    #[test]
+    fn sizes_past_the_largest_unit_print_in_it() {
+        assert_eq!(Bytes(3 << 50).to_string(), "3072 TiB");
+        assert_eq!(Bytes(u64::MAX).to_string(), "16777216 TiB");
+        assert_eq!(apart(3 << 50, 1 << 40).0, "3072 TiB");
+    }
+
+    /// Under a KiB both sizes read in bytes; from a KiB on, in KiB; ten
+    /// of a unit and more without decimals.
+    #[test]
+    fn sizes_at_the_edges_of_their_units() {
+        assert_eq!(
+            apart(100, 200),
+            ("100 bytes".to_string(), "200 bytes".to_string())
+        );
+        assert_eq!(
+            apart(1023, 1),
+            ("1023 bytes".to_string(), "1 byte".to_string())
+        );
+        assert_eq!(
+            apart(1024, 512),
+            ("1.0 KiB".to_string(), "0.5 KiB".to_string())
+        );
+        assert_eq!(
+            apart(10 << 30, 5 << 30),
+            ("10 GiB".to_string(), "5 GiB".to_string())
+        );
+        assert_eq!(Bytes(10 << 30).to_string(), "10 GiB");
+        assert_eq!(Bytes(10 << 10).to_string(), "10 KiB");
+    }
 }
