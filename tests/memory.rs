@@ -819,7 +819,7 @@ fn the_data_segment_limit_binds_the_budget_as_the_address_space_does() {
 /// or the spinner's panicked (exit 101), and under `ulimit -d` then hung.
 #[test]
 fn no_thread_to_start_is_a_refusal_not_a_panic() {
-    if !nix_root() {
+    if !common::is_root() {
         eprintln!("skipped: setpriv needs root to change user");
         return;
     }
@@ -866,12 +866,4 @@ fn no_thread_to_start_is_a_refusal_not_a_panic() {
     }
     // The tightest limit leaves no thread at all.
     assert_eq!(outputs[0].status.code(), Some(2));
-}
-
-/// Whether this runs as root (`id -u` is 0).
-fn nix_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
 }

@@ -646,11 +646,7 @@ fn an_unwritable_folder_is_named_at_once_and_long_names_are_written() {
     if mounted {
         let _ = std::process::Command::new("umount").arg(&locked).status();
     }
-    let root = std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
-    if mounted || !root {
+    if mounted || !common::is_root() {
         for out in &results {
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{stderr}");

@@ -22,3 +22,12 @@ pub fn fails_with(cmd: &mut Command, needle: &str) {
     assert!(stderr.contains(needle), "wanted `{needle}` in: {stderr}");
     assert!(out.get_output().stdout.is_empty());
 }
+
+/// Whether the tests run as root (`id -u` is 0): some limits (`ulimit -u`,
+/// file permissions) bind only other users.
+pub fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+}
