@@ -432,34 +432,24 @@ impl Step<'_> {
 }
 
 fn direct(target: &Path, contents: &[u8]) -> io::Result<()> {
-    match standard_stream(target) {
-        Some(1) => {
-            let mut out = io::stdout().lock();
-            return out
-                .write_all(contents)
-                .and_then(|()| out.flush())
-                .map_err(|e| at(target, e));
+    let mut out: Box<dyn Write> = match standard_stream(target) {
+        Some(1) => Box::new(io::stdout().lock()),
+        Some(_) => Box::new(io::stderr().lock()),
+        None => {
+            // A regular file reached through /proc (/dev/stdout redirected
+            // to a file) is opened anew at offset 0: appending is right
+            // after both `>` (the file is empty) and `>>`.
+            let regular = fs::metadata(target).is_ok_and(|m| m.is_file());
+            let file = OpenOptions::new()
+                .write(true)
+                .append(regular)
+                .open(target)
+                .map_err(|e| at(target, e))?;
+            Box::new(file)
         }
-        Some(_) => {
-            let mut err = io::stderr().lock();
-            return err
-                .write_all(contents)
-                .and_then(|()| err.flush())
-                .map_err(|e| at(target, e));
-        }
-        None => {}
-    }
-    // A regular file reached through /proc (/dev/stdout redirected to a
-    // file) is opened anew at offset 0: appending is right after both `>`
-    // (the file is empty) and `>>`.
-    let regular = fs::metadata(target).is_ok_and(|m| m.is_file());
-    let mut file = OpenOptions::new()
-        .write(true)
-        .append(regular)
-        .open(target)
-        .map_err(|e| at(target, e))?;
-    file.write_all(contents)
-        .and_then(|()| file.flush())
+    };
+    out.write_all(contents)
+        .and_then(|()| out.flush())
         .map_err(|e| at(target, e))
 }
 
