@@ -16,7 +16,13 @@ fn main() {
 /// (not written: disk speed is not ours to measure).
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn all_rule_sets_three_cards() -> usize {
-    let analyses = analyze_all(&all_rule_sets(), 3, &|_| {}).unwrap();
+    let analyses = analyze_all(
+        &all_rule_sets(),
+        3,
+        &prime_solve::engine::Budget::unlimited(),
+        &|_| {},
+    )
+    .unwrap();
     report::render(&analyses, &[], Style::default(), report::Detail::Full).len()
 }
 
@@ -27,14 +33,24 @@ fn six_cards_rank_faces() -> usize {
         faces: Faces::Rank,
         ..Rules::default()
     };
-    analyze(rules, 6, &|_| {}).unwrap().hands.len()
+    analyze(rules, 6, &prime_solve::engine::Budget::unlimited(), &|_| {})
+        .unwrap()
+        .hands
+        .len()
 }
 
 /// `analyze --cards 4 --all-rules`: 72 rule sets of four-card hands, the
 /// searches shared between faces and ceilings (12 searches).
 #[divan::bench(sample_count = 1, sample_size = 1)]
 fn all_rule_sets_four_cards() -> usize {
-    analyze_all(&all_rule_sets(), 4, &|_| {}).unwrap().len()
+    analyze_all(
+        &all_rule_sets(),
+        4,
+        &prime_solve::engine::Budget::unlimited(),
+        &|_| {},
+    )
+    .unwrap()
+    .len()
 }
 
 /// `analyze --cards 4 --all-rules --summaries-only`: the same sweep, telling
@@ -44,9 +60,16 @@ fn all_rule_sets_four_cards() -> usize {
 fn all_rule_sets_four_cards_summaries() -> usize {
     let cards = 4;
     let screen = |r: &Rules| screen(r, cards);
-    analyze_screened(&all_rule_sets(), cards, &screen, Pruned::Flagged, &|_| {})
-        .unwrap()
-        .len()
+    analyze_screened(
+        &all_rule_sets(),
+        cards,
+        &screen,
+        Pruned::Flagged,
+        &prime_solve::engine::Budget::unlimited(),
+        &|_| {},
+    )
+    .unwrap()
+    .len()
 }
 
 /// `analyze --cards 5 --functions tri`: 2,002 five-card hands, by the
@@ -58,7 +81,10 @@ fn five_cards_triangles() -> usize {
         functions: Functions::TRI,
         ..Rules::default()
     };
-    analyze(rules, 5, &|_| {}).unwrap().hands.len()
+    analyze(rules, 5, &prime_solve::engine::Budget::unlimited(), &|_| {})
+        .unwrap()
+        .hands
+        .len()
 }
 
 /// `analyze --cards 5 --functions tri,fact,sqrt` (437 s before the
@@ -69,7 +95,10 @@ fn five_cards_every_function() -> usize {
         functions: Functions::ALL,
         ..Rules::default()
     };
-    analyze(rules, 5, &|_| {}).unwrap().hands.len()
+    analyze(rules, 5, &prime_solve::engine::Budget::unlimited(), &|_| {})
+        .unwrap()
+        .hands
+        .len()
 }
 
 /// `analyze --cards 6 --functions tri`: 4,965 six-card hands (refused for
@@ -80,7 +109,10 @@ fn six_cards_triangles() -> usize {
         functions: Functions::TRI,
         ..Rules::default()
     };
-    analyze(rules, 6, &|_| {}).unwrap().hands.len()
+    analyze(rules, 6, &prime_solve::engine::Budget::unlimited(), &|_| {})
+        .unwrap()
+        .hands
+        .len()
 }
 
 /// `analyze --cards 6 --faces rank --functions tri,fact,sqrt`: 18,486
@@ -94,5 +126,8 @@ fn six_cards_every_function_rank_faces() -> usize {
         functions: Functions::ALL,
         ..Rules::default()
     };
-    analyze(rules, 6, &|_| {}).unwrap().hands.len()
+    analyze(rules, 6, &prime_solve::engine::Budget::unlimited(), &|_| {})
+        .unwrap()
+        .hands
+        .len()
 }

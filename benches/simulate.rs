@@ -21,7 +21,9 @@ fn ten_thousand_three_player_games() -> usize {
         timing: Timing::default(),
         endgame: Default::default(),
     };
-    simulate(&sim, &|| {}).unwrap().len()
+    simulate(&sim, &prime_solve::engine::Budget::unlimited(), &|| {})
+        .unwrap()
+        .len()
 }
 
 /// One paired run of `advise`: 2,000 games between three experts under
@@ -42,7 +44,12 @@ fn paired_two_thousand_games_with_powers() -> u64 {
         timing: Timing::default(),
         endgame: Default::default(),
     };
-    prime_solve::game::paired(&sim(true), &sim(false), &|| {})
-        .unwrap()
-        .changed
+    prime_solve::game::paired(
+        &sim(true),
+        &sim(false),
+        &prime_solve::engine::Budget::unlimited(),
+        &|| {},
+    )
+    .unwrap()
+    .changed
 }

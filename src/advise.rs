@@ -3,6 +3,9 @@
 //! deal (from the sweep), and paired simulations: the same deals and the
 //! same draws played with and without the rule.
 
+use crate::engine::Budget;
+use std::sync::Arc;
+
 use std::collections::BTreeMap;
 
 use crate::analysis::{Analysis, Difficulty, HandResult, analyze};
@@ -342,11 +345,15 @@ pub struct Plan {
 /// # Errors
 /// [`SimError`] when a model is missing or a search does not fit the
 /// memory budget.
-pub fn advise(plan: &Plan, tick: &(dyn Fn() + Sync)) -> Result<Vec<Advice>, SimError> {
+pub fn advise(
+    plan: &Plan,
+    budget: &Arc<Budget>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Advice>, SimError> {
     let model = |name: &str| plan.models.get(name).map_err(SimError::Model);
     let (expert, club, novice) = (model("expert")?, model("club")?, model("novice")?);
     let base = as_written();
-    let without = analyze(base, 3, &|_| {})?;
+    let without = analyze(base, 3, budget, &|_| {})?;
     let sim = |rules: Rules, players: Vec<Model>| Simulation {
         rules,
         players,
@@ -359,18 +366,19 @@ pub fn advise(plan: &Plan, tick: &(dyn Fn() + Sync)) -> Result<Vec<Advice>, SimE
     };
     let equals = vec![expert.clone(); 3];
     let mixed = vec![expert.clone(), club, novice];
-    let summary =
-        |s: &Simulation| -> Result<Summary, SimError> { Ok(Summary::of(s, &simulate(s, tick)?)) };
+    let summary = |s: &Simulation| -> Result<Summary, SimError> {
+        Ok(Summary::of(s, &simulate(s, budget, tick)?))
+    };
     let base_equals = summary(&sim(base, equals.clone()))?;
     let base_mixed = summary(&sim(base, mixed.clone()))?;
     let mut out = Vec::new();
     for rule in house_rules() {
-        let with = analyze(rule.rules, 3, &|_| {})?;
+        let with = analyze(rule.rules, 3, budget, &|_| {})?;
         let exact = exact(&without, &with);
         let mut lineups = Vec::new();
         let mut lineup = |name, players: Vec<Model>, base_summary: Summary, unaware_seat| {
             let played = sim(rule.rules, players.clone());
-            let run = paired(&played, &sim(base, players), tick)?;
+            let run = paired(&played, &sim(base, players), budget, tick)?;
             lineups.push(Lineup {
                 name,
                 with_summary: Summary::of(&played, &run.records),
@@ -425,7 +433,13 @@ mod tests {
 
     #[test]
     fn the_rules_as_written_against_themselves_change_nothing() {
-        let a = analyze(as_written(), 3, &|_| {}).unwrap();
+        let a = analyze(
+            as_written(),
+            3,
+            &crate::engine::Budget::unlimited(),
+            &|_| {},
+        )
+        .unwrap();
         let e = exact(&a, &a);
         assert_eq!(e.deals, 24_804);
         assert_eq!(
@@ -440,9 +454,16 @@ mod tests {
 
     #[test]
     fn powers_rescue_and_suit_values_lose_deals_exactly() {
-        let base = analyze(as_written(), 3, &|_| {}).unwrap();
+        let base = analyze(
+            as_written(),
+            3,
+            &crate::engine::Budget::unlimited(),
+            &|_| {},
+        )
+        .unwrap();
         for rule in house_rules() {
-            let with = analyze(rule.rules, 3, &|_| {}).unwrap();
+            let with =
+                analyze(rule.rules, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
             let e = exact(&base, &with);
             // The deal-level count agrees with the sweep's own probability.
             assert_eq!(

@@ -2,6 +2,9 @@
 //! primes and calls, weighted by how often it is dealt, and the statistics
 //! the reports print.
 
+use crate::engine::{Budget, COUNTED_UP_TO};
+use std::sync::Arc;
+
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -190,14 +193,14 @@ impl NotDone {
     /// assert_eq!(n.reason(), "not enough memory: it would need about 3.0 GiB, more than the limit of 1.0 GiB");
     /// ```
     pub fn reason(&self) -> String {
-        use crate::engine::Bytes;
+        use crate::text::Bytes;
         match &self.why {
             SolveError::Memory {
                 needed,
                 limit,
                 estimated: true,
             } => {
-                let (needed, limit) = crate::engine::apart(*needed, *limit);
+                let (needed, limit) = crate::text::apart(*needed, *limit);
                 format!(
                     "not enough memory: it would need about {needed}, more than the limit of {limit}"
                 )
@@ -263,7 +266,7 @@ pub const SCREEN_ABOVE_BOUND: u64 = 1_000_000;
 /// use prime_solve::analysis::analyze;
 ///
 /// // The rules as written: every three-card deal makes a prime.
-/// let a = analyze(Rules::default(), 3, &|_| {})?;
+/// let a = analyze(Rules::default(), 3, &crate::engine::Budget::unlimited(), &|_| {})?;
 /// assert_eq!(a.failing().count(), 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -276,10 +279,11 @@ pub const SCREEN_ABOVE_BOUND: u64 = 1_000_000;
 pub fn analyze(
     rules: Rules,
     cards: usize,
+    budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Analysis, SolveError> {
     let once = || {
-        let mut all = analyze_all(&[rules], cards, tick)?;
+        let mut all = analyze_all(&[rules], cards, budget, tick)?;
         Ok::<_, SolveError>(all.pop().expect("one analysis per rule set"))
     };
     match once() {
@@ -308,6 +312,7 @@ pub fn analyze(
 pub fn analyze_all(
     rule_sets: &[Rules],
     cards: usize,
+    budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     analyze_screened(
@@ -315,6 +320,7 @@ pub fn analyze_all(
         cards,
         &|r| screen(r, cards),
         Pruned::Counted,
+        budget,
         tick,
     )
 }
@@ -348,13 +354,14 @@ pub fn analyze_screened(
     cards: usize,
     screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
     pruned: Pruned,
+    budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
     let groups = groups(rule_sets, screen);
     // Each group's results stay charged until every group is done.
     let solved = groups
         .par_iter()
-        .map(|(search, members)| analyze_group(*search, members, cards, pruned, tick))
+        .map(|(search, members)| analyze_group(*search, members, cards, pruned, budget, tick))
         .collect::<Result<Vec<(Vec<Analysis>, Charge)>, SolveError>>()?;
     let mut ordered: Vec<(usize, Analysis)> = groups
         .iter()
@@ -386,6 +393,7 @@ pub fn analyze_each(
     cards: usize,
     screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
     pruned: Pruned,
+    budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Result<Analysis, SolveError>>, SolveError> {
     let mut out: Vec<Option<Result<Analysis, SolveError>>> = vec![None; rule_sets.len()];
@@ -394,7 +402,7 @@ pub fn analyze_each(
     let mut queue = groups(rule_sets, screen);
     queue.reverse();
     while let Some((search, members)) = queue.pop() {
-        match analyze_group(search, &members, cards, pruned, tick) {
+        match analyze_group(search, &members, cards, pruned, budget, tick) {
             Ok((analyses, charge)) => {
                 held.absorb(charge);
                 for (m, a) in members.iter().zip(analyses) {
@@ -493,6 +501,7 @@ fn analyze_group(
     members: &[Member],
     cards: usize,
     pruned: Pruned,
+    budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<(Vec<Analysis>, Charge), SolveError> {
     let mut faces: Vec<crate::rules::Faces> = members.iter().map(|m| m.rules.faces).collect();
@@ -519,7 +528,7 @@ fn analyze_group(
     // that hands are searched for their primes alone (`Solver::restricts`),
     // except where a member allows any prime: its reports tell whether the
     // bound set the highest prime (`Analysis::highest_set_by_bound`).
-    let mut solver = Solver::new(search)?;
+    let mut solver = Solver::new(search)?.with_budget(Arc::clone(budget));
     if cards > COUNTED_UP_TO && search.max_prime.is_some() {
         solver = solver.without_pruned_counts();
     }
@@ -581,9 +590,6 @@ fn analyze_group(
         .collect();
     Ok((analyses, held))
 }
-
-/// The largest hands whose operations beyond the bound a sweep counts.
-pub const COUNTED_UP_TO: usize = 4;
 
 /// Each hand's result for each member whose faces deal it.
 fn solve_part<'d>(

@@ -268,19 +268,8 @@ pub(crate) fn floor_root(x: u64, n: u32) -> u64 {
 /// A unary function from the "other functions" house rule. The order of
 /// the variants ([`Func::ALL`]) is the order the engine tries them in, and
 /// so the tie-break between equally simple witnesses.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Func {
     /// Triangular number T(n) = n(n+1)/2.

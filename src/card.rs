@@ -5,8 +5,8 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::echo::excerpt;
 use crate::rules::Faces;
+use crate::text::excerpt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Suit {

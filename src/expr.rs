@@ -362,8 +362,22 @@ pub struct Style {
     pub brackets: Brackets,
 }
 
+impl Style {
+    /// `× ÷ ^` and `√x`, the brackets precedence needs.
+    pub const UNICODE: Style = Style {
+        ascii: false,
+        brackets: Brackets::Minimal,
+    };
+    /// `* / ^` and `sqrt(x)`, the brackets precedence needs.
+    pub const ASCII: Style = Style {
+        ascii: true,
+        brackets: Brackets::Minimal,
+    };
+}
+
 /// How many brackets a printed expression carries.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Brackets {
     /// Only those precedence needs, and a few more for clarity: `10 + 8 ÷ 8`,
     /// `(6 × 4) ÷ 8` (docs/rules.md §5.2).

@@ -17,7 +17,7 @@ use thiserror::Error;
 
 use crate::card::CardError;
 use crate::rules::Faces;
-use crate::words::number;
+use crate::text::number;
 
 /// The most cards a hand may hold (`--cards` 2-6).
 pub const MAX_CARDS: usize = 6;

@@ -7,10 +7,6 @@ mod arith;
 mod card;
 pub mod claim;
 pub mod deck;
-/// Escaping of echoed input; used by the command line, not part of the
-/// library's interface.
-#[doc(hidden)]
-pub mod echo;
 pub mod engine;
 pub mod error;
 pub mod expr;
@@ -20,18 +16,16 @@ pub mod practice;
 pub mod prime;
 pub mod ratio;
 pub mod referee;
+#[cfg(feature = "report")]
 pub mod report;
 pub mod rules;
-/// Counts in words; used by the command line, not part of the library's
-/// interface.
-#[doc(hidden)]
-pub mod words;
+pub mod text;
 
 pub use arith::{BinOp, Eval, Func, Value};
 pub use card::{CARD_FORMS, Card, Rank, Suit};
-pub use engine::{HandValues, Solution, Solver, ValueSets};
+pub use engine::{Answer, HandValues, Solution, Solver, ValueSets, Want};
 pub use error::{CardError, HandError, RulesError};
-pub use expr::Expr;
+pub use expr::{Expr, Style};
 pub use hand::{Hand, MAX_CARD_VALUE, MAX_CARDS, MIN_CARDS};
 pub use referee::{Fault, check};
 pub use rules::{Faces, Functions, Rules};

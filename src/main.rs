@@ -26,7 +26,7 @@ fn one_arena_under_an_address_space_limit() {
     }
     /// glibc's `M_ARENA_MAX` (malloc.h).
     const M_ARENA_MAX: c_int = -8;
-    if prime_solve::engine::address_space_limit().is_some() {
+    if cli::address_space_limit().is_some() {
         // SAFETY: mallopt only sets a parameter of the allocator; it is
         // called first thing in `main`, while this is the only thread.
         unsafe {

@@ -471,14 +471,14 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
     assert!(
         text.starts_with(&format!(
             "not enough memory: the primes of all {} four-card hands would take about",
-            prime_solve::words::grouped(hands.len() as u128)
+            prime_solve::text::grouped(hands.len() as u128)
         )),
         "{text}"
     );
     assert!(
         text.contains(&format!(
             "(about {} in the first hand of a sample of 8; finding them means about ",
-            prime_solve::words::grouped(u128::from(made[0]))
+            prime_solve::text::grouped(u128::from(made[0]))
         )),
         "{text}"
     );

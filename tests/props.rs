@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 
 use prime_solve::claim::{Claim, MAX_CLAIM_DEPTH};
-use prime_solve::echo::needs_escape;
 use prime_solve::prime::is_prime;
+use prime_solve::text::needs_escape;
 use prime_solve::{Card, Faces, Fault, Functions, Hand, Rules, Solver, check};
 
 /// Every house rule on, so that the referee gets past its early checks.

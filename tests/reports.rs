@@ -280,7 +280,7 @@ fn reports_are_the_same_bytes_for_any_thread_count() {
 #[test]
 fn weights_sum_to_one_and_hand_counts_match() {
     for rules in all_rule_sets().into_iter().filter(|r| r.name().len() <= 5) {
-        let a = analyze(rules, 3, &|_| {}).unwrap();
+        let a = analyze(rules, 3, &prime_solve::engine::Budget::unlimited(), &|_| {}).unwrap();
         let sum = a.hands.iter().fold(Ratio::ZERO, |acc, h| acc + a.weight(h));
         assert_eq!(sum, Ratio::ONE, "{}", rules.name());
         let expected = if rules.faces == Faces::Rank { 455 } else { 220 };
@@ -601,9 +601,21 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
             ..rank
         },
     ];
-    let shared = prime_solve::analysis::analyze_all(&sets, 3, &|_| {}).unwrap();
+    let shared = prime_solve::analysis::analyze_all(
+        &sets,
+        3,
+        &prime_solve::engine::Budget::unlimited(),
+        &|_| {},
+    )
+    .unwrap();
     for (rules, together) in sets.iter().zip(&shared) {
-        let alone = analyze(*rules, 3, &|_| {}).unwrap();
+        let alone = analyze(
+            *rules,
+            3,
+            &prime_solve::engine::Budget::unlimited(),
+            &|_| {},
+        )
+        .unwrap();
         assert_eq!(together.rules, *rules);
         assert!(together.hands == alone.hands, "{}", rules.name());
     }
@@ -617,9 +629,25 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
 /// how many of the counted made primes beyond the screen.
 fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize, usize) {
     use prime_solve::analysis::{HandResult, Pruned, analyze_screened};
-    let complete = analyze_screened(sets, cards, &|_| None, Pruned::Counted, &|_| {}).unwrap();
+    let complete = analyze_screened(
+        sets,
+        cards,
+        &|_| None,
+        Pruned::Counted,
+        &prime_solve::engine::Budget::unlimited(),
+        &|_| {},
+    )
+    .unwrap();
     let screen = |r: &Rules| r.max_prime.is_none().then_some(at);
-    let screened = analyze_screened(sets, cards, &screen, Pruned::Counted, &|_| {}).unwrap();
+    let screened = analyze_screened(
+        sets,
+        cards,
+        &screen,
+        Pruned::Counted,
+        &prime_solve::engine::Budget::unlimited(),
+        &|_| {},
+    )
+    .unwrap();
     let (mut counted, mut skipped, mut beyond) = (0, 0, 0);
     for (full, part) in complete.iter().zip(&screened) {
         let name = full.folder();

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use prime_solve::echo::needs_escape;
+use prime_solve::text::needs_escape;
 use prime_solve::{Card, Faces, Hand};
 
 fuzz_target!(|data: &[u8]| {

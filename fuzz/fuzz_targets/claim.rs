@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 
 use prime_solve::claim::Claim;
-use prime_solve::echo::needs_escape;
+use prime_solve::text::needs_escape;
 use prime_solve::prime::is_prime;
 use prime_solve::{Faces, Fault, Functions, Hand, Rules, check};
 

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::ParseError;
 use crate::arith::{BinOp, Func};
-use crate::echo::{echo, excerpt};
+use crate::text::{echo, excerpt};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Token {

@@ -3,7 +3,9 @@
 use anyhow::{Context, Result};
 
 use prime_solve::advise::{Plan, advise, games_played};
-use prime_solve::report::{advice, check_file, write_file};
+use prime_solve::report::advice;
+
+use super::write::{check_file, write_file};
 
 use super::args::{AdviseArgs, Format};
 use super::{Verdict, print, progress_bar, say, thread_pool, tick};
@@ -25,7 +27,7 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
         max_turns: args.run.max_turns,
     };
     let bar = progress_bar(games_played(&plan), "games", args.work.quiet);
-    let found = pool.install(|| advise(&plan, &|| tick(&bar)))?;
+    let found = pool.install(|| advise(&plan, super::memory::budget(), &|| tick(&bar)))?;
     bar.finish_and_clear();
     let style = args.style.style(args.ascii);
     let markdown = advice::markdown(&plan, &found, style);
@@ -41,7 +43,7 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
             // and `crib`.
             Some(path) => say(&format!(
                 "report written to {}",
-                prime_solve::echo::echo(&path.display().to_string())
+                prime_solve::text::echo(&path.display().to_string())
             )),
             None => print(&markdown)?,
         },

@@ -7,8 +7,10 @@ use prime_solve::analysis::{
     Analysis, NotDone, Pruned, all_rule_sets, analyze_each, analyze_screened, screen,
 };
 use prime_solve::deck::deal;
-use prime_solve::report::{self, check_folder, json, write_files};
-use prime_solve::words::plural;
+use prime_solve::report::{self, json};
+
+use super::write::{check_folder, write_files};
+use prime_solve::text::plural;
 
 use super::args::{AnalyzeArgs, Format};
 use super::{Verdict, memory_in_use, print, sweep_bar, thread_pool};
@@ -59,13 +61,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     };
     // hands.csv lists each hand's count of operations beyond the bound;
     // the summaries tell only whether the bound may hide a prime.
+    let budget = super::memory::budget();
     let pruned = if args.summaries_only {
         Pruned::Flagged
     } else {
         Pruned::Counted
     };
     let (analyses, not_done) = if args.skip_refused {
-        let each = pool.install(|| analyze_each(&rule_sets, cards, &screen, pruned, &tick))?;
+        let each =
+            pool.install(|| analyze_each(&rule_sets, cards, &screen, pruned, budget, &tick))?;
         let mut analyses = Vec::new();
         let mut not_done = Vec::new();
         for (rules, result) in rule_sets.iter().zip(each) {
@@ -86,7 +90,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         (analyses, not_done)
     } else {
         let analyses =
-            pool.install(|| analyze_screened(&rule_sets, cards, &screen, pruned, &tick))?;
+            pool.install(|| analyze_screened(&rule_sets, cards, &screen, pruned, budget, &tick))?;
         (analyses, Vec::new())
     };
     bar.finish_and_clear();
@@ -104,9 +108,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     } else {
         0
     };
-    let budget = prime_solve::engine::Budget::process();
     let _reports = budget.charge(held.saturating_add(text)).map_err(|_| {
-        let (needed, limit) = prime_solve::engine::apart(
+        let (needed, limit) = prime_solve::text::apart(
             budget.used().saturating_add(held.saturating_add(text)),
             budget.limit(),
         );
@@ -146,7 +149,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             out.push_str(&format!(
                 "reports: {} in {}\n",
                 plural(files.len(), "file", "files"),
-                prime_solve::echo::echo(&args.out.display().to_string())
+                prime_solve::text::echo(&args.out.display().to_string())
             ));
             out
         }

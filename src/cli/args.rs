@@ -358,7 +358,7 @@ impl ModelsArgs {
             return Ok(Models::default());
         };
         let shown = path.display().to_string();
-        let shown = prime_solve::echo::echo(&shown);
+        let shown = prime_solve::text::echo(&shown);
         let text = read_capped(path, prime_solve::game::player::MAX_MODELS_FILE as u64)
             .with_context(|| format!("cannot read the models file {shown}"))?;
         Models::from_toml(&text).map_err(|e| anyhow::anyhow!("models file {shown}: {e}"))
@@ -374,7 +374,7 @@ pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String> {
     let mut bytes = Vec::new();
     file.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
-        anyhow::bail!("it is longer than {}", prime_solve::engine::Bytes(cap));
+        anyhow::bail!("it is longer than {}", prime_solve::text::Bytes(cap));
     }
     String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("it is not UTF-8 text"))
 }
@@ -389,7 +389,7 @@ pub struct MemoryArgs {
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
-    prime_solve::engine::parse_size(s)
+    super::memory::parse_size(s)
 }
 
 /// The most worker threads `--threads` takes.

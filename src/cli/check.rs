@@ -2,8 +2,8 @@
 
 use anyhow::{Result, bail};
 
-use prime_solve::echo::{echo, needs_escape};
 use prime_solve::report::json;
+use prime_solve::text::{echo, needs_escape};
 use prime_solve::{Card, check};
 
 use super::args::{CheckArgs, Format, parse_hand};

@@ -3,7 +3,9 @@
 use anyhow::{Context, Result, bail};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{check_file, crib, pdf, write_file};
+use prime_solve::report::{crib, pdf};
+
+use super::write::{check_file, write_file};
 
 use super::args::{CribArgs, CribFormat, PaperArg};
 use super::{Spinner, Verdict, say};
@@ -18,14 +20,14 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
     let is_pdf = match (args.format, ext.as_deref()) {
         (Some(CribFormat::Pdf), Some("svg")) | (Some(CribFormat::Svg), Some("pdf")) => bail!(
             "--format and the file name {} disagree: give one or the other",
-            prime_solve::echo::echo(&path.display().to_string())
+            prime_solve::text::echo(&path.display().to_string())
         ),
         (Some(format), _) => format == CribFormat::Pdf,
         (None, Some("pdf")) => true,
         (None, Some("svg")) => false,
         _ => bail!(
             "cannot tell the format of {}: end the file name in .pdf or .svg, or give --format",
-            prime_solve::echo::echo(&path.display().to_string())
+            prime_solve::text::echo(&path.display().to_string())
         ),
     };
     let paper = match args.paper {
@@ -34,7 +36,7 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
     };
     check_file(path).context("cannot write the crib")?;
     let spinner = Spinner::start("solving", false);
-    let analysis = analyze(rules, 3, &|_| {})?;
+    let analysis = analyze(rules, 3, crate::cli::memory::budget(), &|_| {})?;
     drop(spinner);
     let mut command = format!("prime-solve crib {}", rules_flags(args));
     if paper == crib::Paper::Letter {
@@ -50,9 +52,9 @@ pub fn run(args: &CribArgs) -> Result<Verdict> {
     say(&format!(
         "crib for {}: {} of {} written to {}",
         rules.name(),
-        prime_solve::words::plural(sheet.pages.len(), "page", "pages"),
+        prime_solve::text::plural(sheet.pages.len(), "page", "pages"),
         paper.name(),
-        prime_solve::echo::echo(&path.display().to_string())
+        prime_solve::text::echo(&path.display().to_string())
     ));
     Ok(Verdict::Yes)
 }

@@ -7,12 +7,14 @@ mod args;
 mod check;
 mod crib;
 mod hints;
+mod memory;
 mod play;
 mod practice;
 mod query;
 mod simulate;
 mod table;
 mod term;
+mod write;
 
 use std::io::{self, IsTerminal, Write};
 
@@ -24,12 +26,13 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
-use prime_solve::echo::echo;
-use prime_solve::engine::{
-    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_flag, address_space_limit,
-    most_within,
-};
-use prime_solve::words::plural;
+use prime_solve::engine::Charge;
+use prime_solve::text::Bytes;
+use prime_solve::text::echo;
+
+pub use memory::address_space_limit;
+use memory::{MIN_ADDRESS_SPACE, PER_THREAD, address_space_flag, most_within};
+use prime_solve::text::plural;
 
 impl Command {
     /// The memory options of a command that solves hands.
@@ -104,7 +107,7 @@ pub fn run() -> ExitCode {
             ));
             return ExitCode::from(2);
         }
-        Budget::process().set_limit(limit);
+        memory::budget().set_limit(limit);
     }
     if cli.command.threads().is_none()
         && let Err(err) = env_threads()
@@ -286,7 +289,7 @@ fn clean_up_on_signals() {
             let _ = ready.send(());
             if let Some(signal) = signals.forever().next() {
                 // Held to the end: no write goes on after the clean-up.
-                let _held = prime_solve::report::abandon();
+                let _held = write::abandon();
                 term::restore();
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 std::process::exit(128 + signal);
@@ -396,7 +399,7 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
             "give --threads N (fewer) or raise --memory-limit",
         ),
     };
-    let budget = Budget::process();
+    let budget = memory::budget();
     let reserved = budget.charge(count * PER_THREAD).map_err(|_| {
         anyhow::anyhow!(
             "not enough memory for {} ({} each) within the limit of {}; {}",
@@ -428,7 +431,7 @@ pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
 fn global_pool() -> anyhow::Result<()> {
     let wanted = env_threads()?
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
-    let budget = Budget::process();
+    let budget = memory::budget();
     let room = budget.limit().saturating_sub(budget.used()) / PER_THREAD;
     // Where the system gives no thread (`ulimit -u`), a refusal in one
     // line (rayon takes no second try at its global pool). The error's
@@ -464,7 +467,7 @@ fn env_threads() -> anyhow::Result<Option<u64>> {
 
 /// The memory in use, for progress lines: `1.2 GiB of 12 GiB`.
 pub fn memory_in_use() -> String {
-    let budget = Budget::process();
+    let budget = memory::budget();
     format!("{} of {}", Bytes(budget.used()), Bytes(budget.limit()))
 }
 
@@ -488,7 +491,7 @@ impl Spinner {
                 return;
             }
             let spinner = ProgressBar::new_spinner();
-            let budget = Budget::process();
+            let budget = memory::budget();
             while stop.recv_timeout(std::time::Duration::from_millis(120)) == Err(Timeout) {
                 spinner.set_message(format!(
                     "{what}: {} sub-hand tables built, memory {}",

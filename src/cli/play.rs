@@ -14,7 +14,7 @@ use prime_solve::game::play::{Duel, Game, Multi};
 use prime_solve::game::turn::Outcome;
 use prime_solve::game::{CallBook, Live, Model, Rng, Setup, Tally};
 use prime_solve::practice::{counted, face};
-use prime_solve::words::plural;
+use prime_solve::text::plural;
 use prime_solve::{Rules, Value};
 
 use super::args::{Format, PlayArgs};
@@ -322,7 +322,7 @@ pub fn say(e: &Event) -> String {
             ..
         } => {
             let what = match (claim, prime) {
-                (Some(c), _) => prime_solve::echo::echo(c).into_owned(),
+                (Some(c), _) => prime_solve::text::echo(c).into_owned(),
                 (None, Some(p)) => p.to_string(),
                 _ => String::new(),
             };
@@ -343,7 +343,7 @@ pub fn say(e: &Event) -> String {
             (true, Some(v), Some(w), _) => format!("           valid: {v} = {w}"),
             (true, Some(v), None, _) => format!("           valid: {v}, a prime"),
             (_, _, _, Some(f)) => {
-                let f = prime_solve::echo::echo(f);
+                let f = prime_solve::text::echo(f);
                 format!("           wrong: {f}; {player} may not call again on these cards")
             }
             _ => "           wrong".into(),
@@ -457,7 +457,7 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
         (2..=seats).collect()
     };
     let spinner = super::Spinner::start("solving every hand the table can show", false);
-    let book = CallBook::new(rules, &sizes)?;
+    let book = CallBook::new(rules, &sizes, crate::cli::memory::budget())?;
     drop(spinner);
     // The person's seat has a model only to fill the place: it never calls.
     let mut models = vec![Model::EXPERT];

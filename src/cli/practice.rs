@@ -9,11 +9,11 @@ use serde::Serialize;
 
 use prime_solve::Card;
 use prime_solve::analysis::Difficulty;
-use prime_solve::echo::echo;
 use prime_solve::engine::Solver;
 use prime_solve::game::Rng;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
-use prime_solve::words::plural;
+use prime_solve::text::echo;
+use prime_solve::text::plural;
 use prime_solve::{Faces, Hand, Rules, Value};
 
 use super::args::{Format, PracticeArgs};

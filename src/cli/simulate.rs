@@ -7,12 +7,11 @@ use anyhow::{Context, Result};
 
 use prime_solve::Rules;
 use prime_solve::game::{Endgame, Model, Simulation, Summary, simulate};
-use prime_solve::report::{
-    File, check_file, check_folder, json, simulation, write_file, write_files,
-};
-use prime_solve::words::plural;
+use prime_solve::report::{File, json, simulation};
+use prime_solve::text::plural;
 
 use super::args::{Format, SimulateArgs};
+use super::write::{check_file, check_folder, write_file, write_files};
 use super::{Pool, Verdict, print, progress_bar, say, thread_pool, tick};
 
 pub fn run(args: &SimulateArgs) -> Result<Verdict> {
@@ -49,7 +48,7 @@ pub fn run(args: &SimulateArgs) -> Result<Verdict> {
     };
     sim.validate()?;
     let bar = progress_bar(sim.games, "games", args.work.quiet);
-    let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
+    let records = pool.install(|| simulate(&sim, super::memory::budget(), &|| tick(&bar)))?;
     bar.finish_and_clear();
     let summary = Summary::of(&sim, &records);
     if let Some(dir) = &args.out {
@@ -163,7 +162,7 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
             timing: models.timing,
             endgame,
         };
-        let records = pool.install(|| simulate(&sim, &|| tick(&bar)))?;
+        let records = pool.install(|| simulate(&sim, super::memory::budget(), &|| tick(&bar)))?;
         let summary = Summary::of(&sim, &records);
         runs.push((name, sim, summary));
     }
@@ -181,7 +180,7 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
     print(&out)?;
     say(&format!(
         "study written to {}",
-        prime_solve::echo::echo(&path.display().to_string())
+        prime_solve::text::echo(&path.display().to_string())
     ));
     Ok(Verdict::Yes)
 }

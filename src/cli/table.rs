@@ -4,7 +4,9 @@
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::analyze;
-use prime_solve::report::{check_file, strategy, write_file};
+use prime_solve::report::strategy;
+
+use super::write::{check_file, write_file};
 
 use super::args::{TableArgs, TableFormat};
 use super::{Spinner, Verdict, print, say};
@@ -15,7 +17,7 @@ pub fn run(args: &TableArgs) -> Result<Verdict> {
         check_file(path).context("cannot write the table")?;
     }
     let spinner = Spinner::start("solving", false);
-    let analysis = analyze(rules, 3, &|_| {})?;
+    let analysis = analyze(rules, 3, crate::cli::memory::budget(), &|_| {})?;
     drop(spinner);
     let style = args.style.style(args.ascii);
     let text = match args.format {
@@ -30,7 +32,7 @@ pub fn run(args: &TableArgs) -> Result<Verdict> {
                 "table: {} hands under {} written to {}",
                 analysis.hands.len(),
                 rules.name(),
-                prime_solve::echo::echo(&path.display().to_string())
+                prime_solve::text::echo(&path.display().to_string())
             ));
         }
     }

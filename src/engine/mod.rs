@@ -13,6 +13,7 @@ mod budget;
 mod flat;
 mod pairs;
 mod primes;
+mod query;
 mod seen;
 mod table;
 mod targets;
@@ -32,11 +33,9 @@ use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::rules::Rules;
 use crate::rules::RulesError;
-pub use budget::{
-    Budget, Bytes, Charge, MIN_ADDRESS_SPACE, PER_THREAD, address_space_flag, address_space_limit,
-    apart, default_limit, most_within, parse_size,
-};
+pub use budget::{Budget, Charge};
 use primes::Tally;
+pub use query::{Answer, COUNTED_UP_TO, Values, Want, Written};
 pub use table::Table;
 use table::{Build, How, Layer};
 pub use values::{HandValues, ValueSets};
@@ -111,7 +110,7 @@ impl Solver {
             two_short: std::sync::Mutex::new(None),
             two_levels: true,
             tally: Tally::Every,
-            budget: Arc::clone(Budget::process()),
+            budget: Budget::unlimited(),
         };
         solver.search =
             targets::Search::new(&rules, &solver.build(), TARGETED_MAX_PRIME).map(Arc::new);
@@ -174,8 +173,8 @@ impl Solver {
 
     /// Whether a hand of `cards` cards is solved by the restricted search
     /// when only its primes are wanted.
-    fn restricts(&self, cards: usize) -> bool {
-        self.search.is_some() && cards >= 3 && (self.tally == Tally::Not || self.never_prunes())
+    fn restricts(&self, cards: usize, tally: Tally) -> bool {
+        self.search.is_some() && cards >= 3 && (tally == Tally::Not || self.never_prunes())
     }
 
     /// Whether [`Solver::solve_primes`] builds a hand's full table, every
@@ -199,8 +198,8 @@ impl Solver {
     /// build the full table either, but are still projected as if they
     /// did: that stands in for the restricted tables below them, which are
     /// not projected.
-    fn top_bytes_per_value(&self, primes_only: bool, cards: usize) -> u64 {
-        let searched = self.restricts(cards)
+    fn top_bytes_per_value(&self, primes_only: bool, cards: usize, tally: Tally) -> u64 {
+        let searched = self.restricts(cards, tally)
             || self
                 .rules
                 .max_prime
@@ -210,7 +209,7 @@ impl Solver {
         }
         let build = self.build();
         let early = |f: &Func| build.pruned_from(*f).is_some_and(|n| n < 1 << 20);
-        if self.tally == Tally::Every && self.functions.iter().any(early) {
+        if tally == Tally::Every && self.functions.iter().any(early) {
             seen::BYTES_A_VALUE
         } else {
             0
@@ -225,8 +224,12 @@ impl Solver {
     /// # Errors
     /// [`SolveError::Memory`] when what sub-hands two cards short keep
     /// would pass the budget.
-    fn depth(&self, cards: usize) -> Result<usize, SolveError> {
-        let Some(search) = self.search.as_ref().filter(|_| self.restricts(cards)) else {
+    fn depth(&self, cards: usize, tally: Tally) -> Result<usize, SolveError> {
+        let Some(search) = self
+            .search
+            .as_ref()
+            .filter(|_| self.restricts(cards, tally))
+        else {
             return Ok(0);
         };
         if cards < TWO_SHORT_FROM || !self.two_levels {
@@ -394,7 +397,7 @@ impl Solver {
             }
             return Ok(());
         }
-        let depth = self.depth(top)?;
+        let depth = self.depth(top, self.tally)?;
         let short = |s: &Hand| top - s.len() <= depth;
         let subs = |n: usize| {
             let mut subs: Vec<Hand> = hands
@@ -426,7 +429,7 @@ impl Solver {
         // primes as they come.
         let mut plan = layers(&pending, self.bytes_per_value());
         let built = plan.len();
-        let at_top = self.top_bytes_per_value(true, top);
+        let at_top = self.top_bytes_per_value(true, top, self.tally);
         if at_top > 0 {
             plan.push((top, hands.len().min(rayon::current_num_threads()), at_top));
         }
@@ -498,7 +501,7 @@ impl Solver {
         ) else {
             return Ok(0);
         };
-        if top < 4 || self.restricts(top) {
+        if top < 4 || self.restricts(top, self.tally) {
             return Ok(hands.len());
         }
         // The tables of k − 1 cards, whose own sub-hands are prepared now.
@@ -529,7 +532,7 @@ impl Solver {
         // come). Refused now if that is projected past the budget, not
         // after solving a part.
         let each = c * self.bytes_per_value() as f64;
-        let at_top = self.top_bytes_per_value(true, top);
+        let at_top = self.top_bytes_per_value(true, top, self.tally);
         if at_top > 0 {
             self.foresee(&[(top, rayon::current_num_threads(), at_top)], |k| {
                 if k + 1 == top { Some(c) } else { mean(k) }
@@ -684,7 +687,7 @@ impl Solver {
         // Under the restricted search (a ceiling up to 1000) a hand's
         // tables are cut, and quick: the full ones built here could pass a
         // budget the sample fits in.
-        if k < 5 || self.restricts(k) {
+        if k < 5 || self.restricts(k, self.tally) {
             return Ok(None);
         }
         let small = |h: Hand| h.len() <= k - 2;
@@ -768,7 +771,7 @@ impl Solver {
     /// [`SolveError::Memory`] when the tables would pass the budget, and
     /// [`SolveError::TooLarge`] past the value limit.
     pub fn solve(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
-        self.solve_with(hand, Want::All)
+        self.solve_with(hand, Goal::All, self.tally)
     }
 
     /// The primes `hand` reaches, with the same witnesses as [`Solver::solve`],
@@ -788,7 +791,7 @@ impl Solver {
     /// # Errors
     /// As [`Solver::solve`].
     pub fn solve_primes(&self, hand: Hand) -> Result<Solution<'_>, SolveError> {
-        self.solve_with(hand, Want::Primes)
+        self.solve_with(hand, Goal::Primes, self.tally)
     }
 
     /// What a sweep reports of `hand` under each ceiling of `ceilings`
@@ -824,16 +827,23 @@ impl Solver {
                 .iter()
                 .all(|&c| self.rules.max_prime.is_some_and(|m| c <= m))
         );
-        self.solve_with(hand, Want::Census(ceilings))
+        self.solve_with(hand, Goal::Census(ceilings), self.tally)
     }
 
-    fn solve_with(&self, hand: Hand, want: Want<'_>) -> Result<Solution<'_>, SolveError> {
-        let primes_only = want != Want::All;
+    /// Solves `hand` for what `want` asks, counting the operations beyond
+    /// the bound as `tally` says (the solver's own, or less for a query).
+    fn solve_with(
+        &self,
+        hand: Hand,
+        want: Goal<'_>,
+        tally: Tally,
+    ) -> Result<Solution<'_>, SolveError> {
+        let primes_only = want != Goal::All;
         if primes_only
-            && self.restricts(hand.len())
+            && self.restricts(hand.len(), tally)
             && let Some(search) = &self.search
         {
-            return self.solve_restricted(hand, search, self.depth(hand.len())?, want);
+            return self.solve_restricted(hand, search, self.depth(hand.len(), tally)?, want);
         }
         let mut local: FxHashMap<Hand, Table> = FxHashMap::default();
         let mut missing: Vec<Hand> = hand
@@ -845,7 +855,7 @@ impl Solver {
         let build = self.build();
         let subs = hand.proper_sub_hands();
         let mut plan = layers(&missing, self.bytes_per_value());
-        let at_top = self.top_bytes_per_value(primes_only, hand.len());
+        let at_top = self.top_bytes_per_value(primes_only, hand.len(), tally);
         if at_top > 0 {
             plan.push((hand.len(), 1, at_top));
         }
@@ -870,12 +880,9 @@ impl Solver {
                     reached = r;
                     Some(table)
                 }
-                None => build.scan_primes(
-                    hand,
-                    get,
-                    |v| rules.allows_prime(v) && is_prime(v),
-                    self.tally,
-                )?,
+                None => {
+                    build.scan_primes(hand, get, |v| rules.allows_prime(v) && is_prime(v), tally)?
+                }
             }
         } else {
             None
@@ -893,7 +900,7 @@ impl Solver {
             depth: 0,
             complete,
             // A full table counts them whatever was asked.
-            counted: if complete { Tally::Every } else { self.tally },
+            counted: if complete { Tally::Every } else { tally },
             reached,
         })
     }
@@ -906,13 +913,13 @@ impl Solver {
         hand: Hand,
         get: impl Fn(Hand) -> &'t Table,
         max: u64,
-        want: Want<'_>,
+        want: Goal<'_>,
     ) -> Result<Option<FoundTop>, SolveError> {
         Ok(match want {
-            Want::Census(ceilings) => build
+            Goal::Census(ceilings) => build
                 .targeted_census(hand, get, max, ceilings)?
                 .map(|(reached, table)| (table, Some(reached))),
-            Want::Primes | Want::All => build.targeted_primes(hand, get, max)?.map(|t| (t, None)),
+            Goal::Primes | Goal::All => build.targeted_primes(hand, get, max)?.map(|t| (t, None)),
         })
     }
 
@@ -954,7 +961,7 @@ impl Solver {
         hand: Hand,
         search: &targets::Search,
         depth: usize,
-        want: Want<'_>,
+        want: Goal<'_>,
     ) -> Result<Solution<'_>, SolveError> {
         let k = hand.len();
         let subs = hand.proper_sub_hands();
@@ -1057,7 +1064,7 @@ type FoundTop = (Table, Option<Vec<Value>>);
 
 /// What a solve is asked for.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Want<'c> {
+enum Goal<'c> {
     /// Every value ([`Solver::solve`]).
     All,
     /// The primes, each with its witness ([`Solver::solve_primes`]).
@@ -1288,8 +1295,8 @@ pub enum SolveError {
     #[error(
         "not enough memory: {} {}, more than the limit of {}",
         if *estimated { "the search would need about" } else { "the search asked for" },
-        budget::apart(*needed, *limit).0,
-        budget::apart(*needed, *limit).1
+        crate::text::apart(*needed, *limit).0,
+        crate::text::apart(*needed, *limit).1
     )]
     Memory {
         needed: u64,
@@ -1300,8 +1307,8 @@ pub enum SolveError {
     /// all, below `limit` (the limit is more than the machine can give).
     #[error(
         "not enough memory: the machine refused the search at {}, below the limit of {}",
-        crate::engine::Bytes(*needed),
-        crate::engine::Bytes(*limit)
+        crate::text::Bytes(*needed),
+        crate::text::Bytes(*limit)
     )]
     Refused { needed: u64, limit: u64 },
     /// A sweep's lists of primes are projected past what the budget has
@@ -1353,8 +1360,8 @@ impl fmt::Display for PrimesRefusal {
             operations,
             at_least,
         } = self;
-        use crate::words::{grouped, number};
-        let (lists, whole) = budget::apart(needed, limit);
+        use crate::text::{grouped, number};
+        let (lists, whole) = crate::text::apart(needed, limit);
         // Refused on the share of the limit the lists may take (what else is
         // held depends on what ran before, and on the threads).
         let limit = if needed > limit {
@@ -1480,14 +1487,14 @@ mod tests {
         assert!(solver.primes_at_least(hand).unwrap().is_none());
         // Nor under the restricted search (a ceiling), whose tables are cut.
         let hand = Hand::from_values(&[1, 2, 3, 4, 5]);
-        assert!(solver.restricts(5));
+        assert!(solver.restricts(5, solver.tally));
         assert!(solver.primes_at_least(hand).unwrap().is_none());
         let any = Solver::new(Rules {
             max_prime: None,
             ..Rules::default()
         })
         .unwrap();
-        assert!(!any.restricts(5));
+        assert!(!any.restricts(5, any.tally));
         assert!(any.primes_at_least(hand).unwrap().is_some());
     }
 }

@@ -1,6 +1,9 @@
 //! What can be called on each hand, computed once per rule set with the
 //! solver, so a simulated turn costs a lookup.
 
+use crate::engine::Budget;
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -87,9 +90,15 @@ impl CallBook {
     ///
     /// # Panics
     /// Never: every prime found has a witness.
-    pub fn new(rules: Rules, sizes: &[usize]) -> Result<CallBook, SolveError> {
+    pub fn new(
+        rules: Rules,
+        sizes: &[usize],
+        budget: &Arc<Budget>,
+    ) -> Result<CallBook, SolveError> {
         // Only the primes and their witnesses are wanted.
-        let mut solver = Solver::new(rules)?.without_pruned_counts();
+        let mut solver = Solver::new(rules)?
+            .without_pruned_counts()
+            .with_budget(Arc::clone(budget));
         let mut all: Vec<Hand> = Vec::new();
         for &k in sizes {
             all.extend(deal(k, rules.faces).0.iter().map(|d| d.hand));

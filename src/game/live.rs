@@ -316,7 +316,12 @@ mod tests {
 
     #[test]
     fn the_person_beats_slow_bots_and_is_barred_when_wrong() {
-        let book = CallBook::new(Rules::default(), &[2, 3]).unwrap();
+        let book = CallBook::new(
+            Rules::default(),
+            &[2, 3],
+            &crate::engine::Budget::unlimited(),
+        )
+        .unwrap();
         let mut l = live(&book, Model::NOVICE);
         let mut round = l.deal().unwrap();
         assert_eq!(round.hand.unwrap().values(), [4, 6, 8]);
@@ -354,7 +359,12 @@ mod tests {
 
     #[test]
     fn a_higher_prime_within_the_window_overrides_a_bot() {
-        let book = CallBook::new(Rules::default(), &[2, 3]).unwrap();
+        let book = CallBook::new(
+            Rules::default(),
+            &[2, 3],
+            &crate::engine::Budget::unlimited(),
+        )
+        .unwrap();
         // Seat 1 calls 2 at 1000 ms; the person's 3 within the override
         // window takes the cards.
         let models = [STEADY, STEADY, Model::NOVICE];
@@ -381,7 +391,12 @@ mod tests {
 
     #[test]
     fn nobody_calling_buries_at_the_limit() {
-        let book = CallBook::new(Rules::default(), &[2, 3]).unwrap();
+        let book = CallBook::new(
+            Rules::default(),
+            &[2, 3],
+            &crate::engine::Budget::unlimited(),
+        )
+        .unwrap();
         let mut l = live(&book, Model::NOVICE);
         l.limit_ms = 500;
         let round = l.deal().unwrap();

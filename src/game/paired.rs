@@ -3,6 +3,9 @@
 //! of combinations whose outcome a house rule changes is measured on the
 //! same deals, the same reaction times and the same finds.
 
+use crate::engine::Budget;
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use crate::game::calls::CallBook;
@@ -42,7 +45,7 @@ pub struct PairedRun {
 ///     endgame: Default::default(),
 /// };
 /// // Nothing flipped: nothing changes.
-/// let run = paired(&sim, &sim, &|| {})?;
+/// let run = paired(&sim, &sim, &prime_solve::engine::Budget::unlimited(), &|| {})?;
 /// assert_eq!(run.changed, 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -53,6 +56,7 @@ pub struct PairedRun {
 pub fn paired(
     played: &Simulation,
     other: &Simulation,
+    budget: &Arc<Budget>,
     tick: &(dyn Fn() + Sync),
 ) -> Result<PairedRun, SimError> {
     played.validate()?;
@@ -60,10 +64,10 @@ pub fn paired(
     if played.players.len() != other.players.len() || played.two_player != other.two_player {
         return Err(SimError::Unpaired);
     }
-    let _records = super::sim::hold_records(played.games, 2)?;
+    let _records = super::sim::hold_records(played.games, 2, budget)?;
     let sizes = played.hand_sizes();
-    let book = CallBook::new(played.rules, &sizes)?;
-    let other_book = CallBook::new(other.rules, &sizes)?;
+    let book = CallBook::new(played.rules, &sizes, budget)?;
+    let other_book = CallBook::new(other.rules, &sizes, budget)?;
     let setup = Setup::new(
         &book,
         played.players.clone(),
@@ -135,18 +139,24 @@ mod tests {
     #[test]
     fn flipping_nothing_changes_nothing_and_plays_the_simulators_games() {
         let plain = sim(Rules::default(), vec![Model::EXPERT; 3]);
-        let run = paired(&plain, &plain, &|| {}).unwrap();
+        let run = paired(&plain, &plain, &crate::engine::Budget::unlimited(), &|| {}).unwrap();
         assert_eq!(run.changed, 0);
         assert!(run.turns > 1_000);
-        assert_eq!(run.records, simulate(&plain, &|| {}).unwrap());
+        assert_eq!(
+            run.records,
+            simulate(&plain, &crate::engine::Budget::unlimited(), &|| {}).unwrap()
+        );
         let duel = Simulation {
             two_player: true,
             players: vec![Model::EXPERT, Model::CLUB],
             ..plain.clone()
         };
-        let run = paired(&duel, &duel, &|| {}).unwrap();
+        let run = paired(&duel, &duel, &crate::engine::Budget::unlimited(), &|| {}).unwrap();
         assert_eq!(run.changed, 0);
-        assert_eq!(run.records, simulate(&duel, &|| {}).unwrap());
+        assert_eq!(
+            run.records,
+            simulate(&duel, &crate::engine::Budget::unlimited(), &|| {}).unwrap()
+        );
     }
 
     #[test]
@@ -158,6 +168,7 @@ mod tests {
         let run = paired(
             &sim(powers, vec![Model::EXPERT; 3]),
             &sim(Rules::default(), vec![Model::EXPERT; 3]),
+            &crate::engine::Budget::unlimited(),
             &|| {},
         )
         .unwrap();
@@ -166,11 +177,21 @@ mod tests {
         // Played under powers: the same games as the simulator's.
         assert_eq!(
             run.records,
-            simulate(&sim(powers, vec![Model::EXPERT; 3]), &|| {}).unwrap()
+            simulate(
+                &sim(powers, vec![Model::EXPERT; 3]),
+                &crate::engine::Budget::unlimited(),
+                &|| {}
+            )
+            .unwrap()
         );
         let short = sim(powers, vec![Model::EXPERT; 2]);
         assert_eq!(
-            paired(&sim(powers, vec![Model::EXPERT; 3]), &short, &|| {}),
+            paired(
+                &sim(powers, vec![Model::EXPERT; 3]),
+                &short,
+                &crate::engine::Budget::unlimited(),
+                &|| {}
+            ),
             Err(SimError::Players {
                 got: 2,
                 two_player: false

@@ -240,7 +240,8 @@ fn rebury(
 /// What happens in a game of three or more once a player is out. While
 /// three or more players hold cards, each turns one; the variants differ in
 /// what the last two do.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Endgame {
     /// The last two play the rules' own two-player game: each gives their
     /// top nine cards to a face-up stockpile whose top card is the third
@@ -629,7 +630,12 @@ mod tests {
     }
 
     fn book() -> CallBook {
-        CallBook::new(Rules::default(), &[2, 3]).unwrap()
+        CallBook::new(
+            Rules::default(),
+            &[2, 3],
+            &crate::engine::Budget::unlimited(),
+        )
+        .unwrap()
     }
 
     /// Card ids of the spades: ace is 0, two is 1, ... ten is 9.
@@ -794,7 +800,8 @@ mod tests {
 
     #[test]
     fn the_stockpile_is_rebuilt_from_nine_cards_each() {
-        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let book =
+            CallBook::new(Rules::default(), &[3], &crate::engine::Budget::unlimited()).unwrap();
         let setup = duel_setup(&book);
         let mut game = Duel::from_parts(split_pack(27), Vec::new());
         game.step(&setup, &mut Rng::new(5));
@@ -807,7 +814,8 @@ mod tests {
 
     #[test]
     fn a_player_short_of_nine_cards_loses_at_the_rebuild() {
-        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let book =
+            CallBook::new(Rules::default(), &[3], &crate::engine::Budget::unlimited()).unwrap();
         let setup = duel_setup(&book);
         let mut game = Duel::from_parts(split_pack(8), Vec::new());
         assert!(game.step(&setup, &mut Rng::new(5)));
@@ -816,7 +824,8 @@ mod tests {
 
     #[test]
     fn a_player_left_with_nothing_after_the_rebuild_loses() {
-        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let book =
+            CallBook::new(Rules::default(), &[3], &crate::engine::Budget::unlimited()).unwrap();
         let setup = duel_setup(&book);
         let mut game = Duel::from_parts(split_pack(45), Vec::new());
         assert!(game.step(&setup, &mut Rng::new(5)));
@@ -826,7 +835,8 @@ mod tests {
 
     #[test]
     fn a_player_who_cannot_turn_a_card_loses() {
-        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let book =
+            CallBook::new(Rules::default(), &[3], &crate::engine::Budget::unlimited()).unwrap();
         let setup = duel_setup(&book);
         let [stock, b] = split_pack(18);
         let mut game = Duel::from_parts([VecDeque::new(), b], stock.into());
@@ -851,7 +861,12 @@ mod tests {
 
     #[test]
     fn every_card_stays_in_play_under_every_endgame() {
-        let book = CallBook::new(Rules::default(), &[2, 3, 4]).unwrap();
+        let book = CallBook::new(
+            Rules::default(),
+            &[2, 3, 4],
+            &crate::engine::Budget::unlimited(),
+        )
+        .unwrap();
         let lineups = [
             vec![Model::EXPERT; 3],
             vec![Model::EXPERT, Model::CLUB, Model::NOVICE],
@@ -903,7 +918,8 @@ mod tests {
                 }
             }
         }
-        let book = CallBook::new(Rules::default(), &[3]).unwrap();
+        let book =
+            CallBook::new(Rules::default(), &[3], &crate::engine::Budget::unlimited()).unwrap();
         for seed in 0..40 {
             let setup = Setup::new(
                 &book,
@@ -920,7 +936,12 @@ mod tests {
     #[test]
     fn the_player_behind_or_ahead_turns_two_cards() {
         let first = |ms| steady(ms, 0, Strategy::First);
-        let book = CallBook::new(Rules::default(), &[2, 3]).unwrap();
+        let book = CallBook::new(
+            Rules::default(),
+            &[2, 3],
+            &crate::engine::Budget::unlimited(),
+        )
+        .unwrap();
         let setup = Setup::new(
             &book,
             vec![first(1000), first(2000), first(3000)],

@@ -238,7 +238,7 @@ impl Model {
         if name.is_empty() || name.chars().count() > MAX_NAME || !name.chars().all(word) {
             return Err(format!(
                 "a model's name must be a word of letters, digits, - and _ (at most {MAX_NAME}), not `{}`",
-                crate::echo::excerpt(name)
+                crate::text::excerpt(name)
             ));
         }
         let fields = [
@@ -428,8 +428,8 @@ impl Models {
                 let names: Vec<&str> = self.models.iter().map(|m| &*m.name).collect();
                 format!(
                     "unknown player model `{}`: use {}",
-                    crate::echo::excerpt(name),
-                    crate::words::or_list(&names)
+                    crate::text::excerpt(name),
+                    crate::text::or_list(&names)
                 )
             })
     }

@@ -5,7 +5,9 @@ use rayon::prelude::*;
 
 use thiserror::Error;
 
-use crate::engine::{Budget, Bytes, Charge, SolveError, apart};
+use std::sync::Arc;
+
+use crate::engine::{Budget, Charge, SolveError};
 use crate::game::calls::CallBook;
 use crate::game::play::{Duel, Endgame, Game, Multi, Record, Setup, play};
 use crate::game::player::Model;
@@ -15,7 +17,7 @@ use crate::hand::MAX_CARDS;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
 use crate::rules::RulesError;
-use crate::words::plural;
+use crate::text::{Bytes, apart, plural};
 
 /// What to simulate.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,7 +99,7 @@ impl Simulation {
 ///     timing: Timing::default(),
 ///     endgame: Default::default(),
 /// };
-/// let records = simulate(&sim, &|| {})?;
+/// let records = simulate(&sim, &crate::engine::Budget::unlimited(), &crate::engine::Budget::unlimited(), &|| {})?;
 /// assert_eq!(records.len(), 20);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -105,10 +107,14 @@ impl Simulation {
 /// # Errors
 /// [`SimError`] for a line-up the game cannot seat, or a call book that
 /// does not fit the memory budget.
-pub fn simulate(sim: &Simulation, tick: &(dyn Fn() + Sync)) -> Result<Vec<Record>, SimError> {
+pub fn simulate(
+    sim: &Simulation,
+    budget: &Arc<Budget>,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Record>, SimError> {
     sim.validate()?;
-    let _records = hold_records(sim.games, 1)?;
-    let book = CallBook::new(sim.rules, &sim.hand_sizes())?;
+    let _records = hold_records(sim.games, 1, budget)?;
+    let book = CallBook::new(sim.rules, &sim.hand_sizes(), budget)?;
     let setup = Setup::new(&book, sim.players.clone(), sim.rules.faces, sim.timing);
     let records = (0..sim.games)
         .into_par_iter()
@@ -135,9 +141,12 @@ const RECORD_BYTES: u64 = size_of::<Record>() as u64 + 64;
 ///
 /// # Errors
 /// [`SimError::Records`] when they would pass the limit or the machine.
-pub(crate) fn hold_records(games: u64, runs: u64) -> Result<Charge, SimError> {
+pub(crate) fn hold_records(
+    games: u64,
+    runs: u64,
+    budget: &Arc<Budget>,
+) -> Result<Charge, SimError> {
     let bytes = games.saturating_mul(runs).saturating_mul(RECORD_BYTES);
-    let budget = Budget::process();
     budget
         .room_for_output(bytes)
         .map_err(|e| SimError::Records {
@@ -395,7 +404,7 @@ pub enum SimError {
     /// `limit`, or (`machine`) the machine refused them below it.
     #[error(
         "not enough memory for the records of {} games: about {}, {}",
-        crate::words::grouped(u128::from(*games)),
+        crate::text::grouped(u128::from(*games)),
         if *machine { Bytes(*bytes).to_string() } else { apart(*bytes, *limit).0 },
         if *machine {
             "more than the machine gives".to_string()

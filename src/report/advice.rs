@@ -11,7 +11,7 @@ use crate::game::sim::{Summary, wilson};
 use crate::ratio::Ratio;
 use crate::report::json::{SCHEMA, ratio, rules};
 use crate::report::simulation::{players, win_share};
-use crate::words::{number, plural};
+use crate::text::{number, plural};
 
 /// `count` of the deals as a percentage.
 fn share(count: u64, e: &Exact) -> String {
@@ -247,7 +247,7 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
          when its quickest call weighs 4 or more or it makes at most two primes.\n",
         base.name(),
         base.describe(),
-        crate::words::number(usize::try_from(deals).unwrap_or(usize::MAX)),
+        crate::text::number(usize::try_from(deals).unwrap_or(usize::MAX)),
         plural(plan.games, "game", "games"),
         plan.seed,
         models_used(&plan.models)

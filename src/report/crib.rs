@@ -523,7 +523,7 @@ mod tests {
     /// Every text in the grid fits its cell, and rows never go below the
     /// legible minimum.
     fn check(rules: Rules, paper: Paper, pages: usize) {
-        let a = analyze(rules, 3, &|_| {}).unwrap();
+        let a = analyze(rules, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
         let c = layout(&a, paper, "test");
         assert_eq!(c.pages.len(), pages);
         let max = f32::from(rules.faces.max_value());

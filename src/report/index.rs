@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::analysis::{Analysis, NotDone};
 use crate::rules::{Faces, Rules};
-use crate::words::{number, plural};
+use crate::text::{number, plural};
 
 /// The index of `analyses`, with the rule sets `not_done` and why.
 pub fn render(analyses: &[Analysis], not_done: &[NotDone]) -> String {

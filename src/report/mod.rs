@@ -1,5 +1,5 @@
-//! Reports: each format renders text from an analysis; `write` puts files
-//! and folders of them in place without half-written states.
+//! Reports: each format renders text from an analysis; the caller writes
+//! the files.
 
 pub mod advice;
 pub mod crib;
@@ -12,14 +12,11 @@ pub mod plot;
 pub mod simulation;
 pub mod strategy;
 pub mod summary;
-mod write;
 
 use std::path::PathBuf;
 
 use crate::analysis::{Analysis, NotDone};
 use crate::expr::Style;
-
-pub use write::{Abandoned, abandon, check_file, check_folder, write_file, write_files};
 
 /// A file to write, with its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::game::Record;
 use crate::game::sim::{Phase, Simulation, Spread, Summary, wilson};
 use crate::report::plot::{Lengths, length_chart};
-use crate::words::plural;
+use crate::text::plural;
 
 pub const LENGTH_SVG: &str = "game-length.svg";
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 
-use prime_solve::echo::echo;
+use prime_solve::text::echo;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 
 use prime_solve::Rules;
 use prime_solve::practice::{Reply, Round, median};
-use prime_solve::words::plural;
+use prime_solve::text::plural;
 
 const HEADER: [&str; 8] = [
     "time",
@@ -185,14 +185,14 @@ pub fn stats(path: &Path) -> Result<String> {
     // What the summary keeps grows with the rows (a history of millions of
     // rows, each with a rule set of its own): charged to the process's
     // budget as it grows, so that one too large is refused, not an abort.
-    let budget = prime_solve::engine::Budget::process();
+    let budget = crate::cli::memory::budget();
     let mut held = prime_solve::engine::Charge::default();
     let mut hold = |bytes: usize| -> Result<()> {
         let charge = budget.charge(bytes as u64).map_err(|_| {
             anyhow::anyhow!(
                 "the history {} is too large to sum up within the memory limit of {}",
                 echo(&path.display().to_string()),
-                prime_solve::engine::Bytes(budget.limit())
+                prime_solve::text::Bytes(budget.limit())
             )
         })?;
         held.absorb(charge);

@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// `\n`, `\r`, else `\u{1b}`. Everything else is kept as typed.
 ///
 /// ```
-/// use prime_solve::echo::echo;
+/// use prime_solve::text::echo;
 /// assert_eq!(echo("6 x 4"), "6 x 4");
 /// assert_eq!(echo("6\tx\u{1b}[31m4\n"), "6\\tx\\u{1b}[31m4\\n");
 /// ```
@@ -38,7 +38,7 @@ pub fn echo(input: &str) -> Cow<'_, str> {
 /// one-line message.
 ///
 /// ```
-/// use prime_solve::echo::excerpt;
+/// use prime_solve::text::excerpt;
 /// assert_eq!(excerpt("QH"), "QH");
 /// assert_eq!(excerpt(&"x".repeat(100_000)), format!("{}…", "x".repeat(20)));
 /// ```

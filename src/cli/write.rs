@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use super::File;
+use prime_solve::report::File;
 
 /// Writes `contents` to what `path` names (see the module documentation):
 /// on failure a regular file at `path` is left as it was.
