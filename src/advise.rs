@@ -9,12 +9,12 @@ use std::sync::Arc;
 use std::collections::BTreeMap;
 
 use crate::analysis::{Analysis, Difficulty, HandResult, analyze};
-use crate::deck::pack;
 use crate::game::calls::Needs;
 use crate::game::paired::paired;
 use crate::game::player::{Model, Models};
 use crate::game::sim::{SimError, Simulation, Summary, simulate};
 use crate::hand::Hand;
+use crate::pack;
 use crate::ratio::Ratio;
 use crate::rules::{Faces, Functions, Rules};
 
@@ -231,7 +231,7 @@ pub struct Advice {
 /// Never: every deal of the pack makes a hand under every faces, and both
 /// analyses hold every hand the pack deals.
 pub fn exact(without: &Analysis, with: &Analysis) -> Exact {
-    let cards = pack();
+    let cards = pack::cards();
     let mut e = Exact {
         deals: 0,
         failing: [0; 2],

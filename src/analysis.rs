@@ -11,8 +11,8 @@ use rayon::prelude::*;
 
 use crate::arith::Value;
 use crate::deck::{Dealt, deal};
+use crate::engine::SolveError;
 use crate::engine::{Charge, Solution, Solver};
-use crate::error::SolveError;
 use crate::expr::{Expr, Style};
 use crate::hand::Hand;
 use crate::prime::is_prime;

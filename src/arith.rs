@@ -333,6 +333,37 @@ pub fn juxtapose(values: &[u8], bound: u64) -> Eval {
     Eval::bounded(Some(acc), bound)
 }
 
+/// Divisors below this use a table of reciprocals instead of dividing.
+const RECIPROCAL_LIMIT: u64 = 4096;
+
+/// `ceil(2^64 / d)` for 2 <= d < RECIPROCAL_LIMIT (entries 0 and 1 unused).
+fn reciprocals() -> &'static [u64] {
+    static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..RECIPROCAL_LIMIT)
+            .map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 })
+            .collect()
+    })
+}
+
+/// `n / d` when `d` divides `n` exactly (d > 0). Small operands multiply by
+/// a reciprocal, which is exact for n < 2^32 and d < 2^12 (the error term
+/// n·(m − 2^64/d)/2^64 stays below 1/d), instead of a slow division.
+#[allow(
+    clippy::cast_possible_truncation,
+    reason = "d < RECIPROCAL_LIMIT indexes the table; the product's high half is below 2^32"
+)]
+pub(crate) fn exact_quotient(n: u64, d: u64) -> Option<u64> {
+    let q = if d == 1 {
+        n
+    } else if d < RECIPROCAL_LIMIT && n < 1 << 32 {
+        ((u128::from(n) * u128::from(reciprocals()[d as usize])) >> 64) as u64
+    } else {
+        n / d
+    };
+    (q * d == n).then_some(q)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

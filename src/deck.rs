@@ -1,5 +1,5 @@
-//! The 54-card pack and the deal: every hand of k cards it can produce,
-//! with exact deal counts (cards drawn without replacement).
+//! The deal: every hand of k cards the pack can produce, with exact deal
+//! counts (cards drawn without replacement).
 
 // Numbers in the engine are exact: every narrowing cast is checked.
 #![warn(
@@ -10,61 +10,9 @@
 
 use std::collections::BTreeMap;
 
-use std::sync::OnceLock;
-
-use crate::card::{Card, Rank, Suit};
-use crate::hand::{Hand, MAX_CARD_VALUE};
+use crate::hand::Hand;
+use crate::pack::{JOKERS, MAX_CARD_VALUE, cards_per_value};
 use crate::rules::Faces;
-
-/// The pack: A-K in four suits and two Jokers.
-pub fn pack() -> Vec<Card> {
-    let mut cards: Vec<Card> = Suit::ALL
-        .into_iter()
-        .flat_map(|suit| {
-            Rank::all().map(move |rank| Card::Ranked {
-                rank,
-                suit: Some(suit),
-            })
-        })
-        .collect();
-    cards.extend([Card::Joker, Card::Joker]);
-    cards
-}
-
-/// How many cards of the pack count each value 1-13 under `faces`
-/// (index 0 unused), Jokers apart.
-///
-/// # Panics
-/// Never: every card of the pack has a value under every faces.
-pub fn cards_per_value(faces: Faces) -> [u64; MAX_CARD_VALUE as usize + 1] {
-    // Worked out once per way of counting: every hand the game shows is
-    // checked against it.
-    static COUNTS: [OnceLock<[u64; MAX_CARD_VALUE as usize + 1]>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let slot = Faces::ALL
-        .iter()
-        .position(|&f| f == faces)
-        .expect("one of the faces");
-    *COUNTS[slot].get_or_init(|| count_per_value(faces))
-}
-
-fn count_per_value(faces: Faces) -> [u64; MAX_CARD_VALUE as usize + 1] {
-    let mut per_value = [0u64; MAX_CARD_VALUE as usize + 1];
-    for suit in Suit::ALL {
-        for rank in Rank::all() {
-            let card = Card::Ranked {
-                rank,
-                suit: Some(suit),
-            };
-            let v = card.value(faces).expect("every pack card has a value");
-            per_value[usize::from(v.expect("not a Joker"))] += 1;
-        }
-    }
-    per_value
-}
-
-/// The pack's two Jokers.
-pub const JOKERS: u64 = 2;
 
 /// A hand with how many of the pack's k-card deals produce it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,8 +97,12 @@ mod tests {
 
     #[test]
     fn the_pack_has_fifty_four_cards() {
-        assert_eq!(pack().len(), 54);
-        let jokers = pack().iter().filter(|&&c| c == Card::Joker).count() as u64;
+        let pack = crate::pack::cards();
+        assert_eq!(pack.len(), 54);
+        let jokers = pack
+            .iter()
+            .filter(|&&c| c == crate::card::Card::Joker)
+            .count() as u64;
         assert_eq!(jokers, JOKERS);
         for faces in Faces::ALL {
             assert_eq!(cards_per_value(faces).iter().sum::<u64>() + JOKERS, 54);

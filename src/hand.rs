@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use crate::card::{Card, Rank, Suit};
-use crate::deck::{JOKERS, cards_per_value};
+use crate::pack::{JOKERS, MAX_CARD_VALUE, cards_per_value};
 use thiserror::Error;
 
 use crate::card::CardError;
@@ -23,8 +23,6 @@ use crate::text::number;
 pub const MAX_CARDS: usize = 6;
 /// The fewest cards a player's hand may hold.
 pub const MIN_CARDS: usize = 2;
-/// The highest value any card can count.
-pub const MAX_CARD_VALUE: u8 = 13;
 
 /// A multiset of card values 1-13, at most six of them: four bits of count
 /// per value, value 1 in the lowest bits.

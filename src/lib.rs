@@ -12,12 +12,14 @@ pub mod error;
 pub mod expr;
 pub mod game;
 mod hand;
+pub mod pack;
 pub mod practice;
 pub mod prime;
 pub mod ratio;
 pub mod referee;
 #[cfg(feature = "report")]
 pub mod report;
+pub mod rng;
 pub mod rules;
 pub mod text;
 
@@ -26,6 +28,7 @@ pub use card::{CARD_FORMS, Card, Rank, Suit};
 pub use engine::{Answer, HandValues, Solution, Solver, ValueSets, Want};
 pub use error::{CardError, HandError, RulesError};
 pub use expr::{Expr, Style};
-pub use hand::{Hand, MAX_CARD_VALUE, MAX_CARDS, MIN_CARDS};
+pub use hand::{Hand, MAX_CARDS, MIN_CARDS};
+pub use pack::MAX_CARD_VALUE;
 pub use referee::{Fault, check};
 pub use rules::{Faces, Functions, Rules};

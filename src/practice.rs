@@ -5,13 +5,13 @@
 use crate::analysis::Difficulty;
 use crate::arith::Value;
 use crate::card::{Card, Rank, Suit};
-use crate::deck::pack;
+use crate::engine::SolveError;
 use crate::engine::Solver;
-use crate::error::SolveError;
 use crate::expr::Expr;
-use crate::game::rng::Rng;
 use crate::hand::Hand;
+use crate::pack;
 use crate::referee::{Fault, check};
+use crate::rng::Rng;
 use crate::rules::{Faces, Rules};
 
 /// A card as a player sees it: `Q♥`, `10♣`, `JK` (`QH`, `10C` in ASCII).
@@ -75,7 +75,7 @@ pub fn counted(cards: &[Card], faces: Faces) -> Option<Vec<u8>> {
 /// Deals `k` cards from a shuffled pack: each hand comes as often as the
 /// 54-card pack deals it. A deal of Jokers only is dealt again.
 pub fn deal(k: usize, faces: Faces, rng: &mut Rng) -> (Vec<Card>, Hand) {
-    let cards = pack();
+    let cards = pack::cards();
     loop {
         let mut order: Vec<usize> = (0..cards.len()).collect();
         rng.shuffle(&mut order);

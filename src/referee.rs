@@ -5,7 +5,8 @@ use thiserror::Error;
 
 use crate::arith::{BinOp, Eval, Func, Value};
 use crate::claim::{Claim, ParseError};
-use crate::hand::{Hand, MAX_CARD_VALUE};
+use crate::hand::Hand;
+use crate::pack::MAX_CARD_VALUE;
 use crate::prime::why_not_prime;
 use crate::rules::Rules;
 

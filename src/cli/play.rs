@@ -12,8 +12,9 @@ use prime_solve::engine::Solver;
 use prime_solve::game::live::{Finished, Made, Round};
 use prime_solve::game::play::{Duel, Game, Multi};
 use prime_solve::game::turn::Outcome;
-use prime_solve::game::{CallBook, Live, Model, Rng, Setup, Tally};
+use prime_solve::game::{CallBook, Live, Model, Setup, Tally};
 use prime_solve::practice::{counted, face};
+use prime_solve::rng::Rng;
 use prime_solve::text::plural;
 use prime_solve::{Rules, Value};
 

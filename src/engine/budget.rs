@@ -13,7 +13,7 @@ use std::hash::{BuildHasher, Hash};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::SolveError;
+use super::SolveError;
 
 /// A byte budget shared by every solver that holds it, and a count of the
 /// sub-hand tables built under it (for progress lines).

@@ -7,8 +7,8 @@
 
 use std::sync::Arc;
 
+use super::SolveError;
 use super::budget::{Budget, Charge};
-use crate::error::SolveError;
 
 /// An empty slot. `i64::MIN` itself is held in a flag instead.
 pub(super) const EMPTY: i64 = i64::MIN;

@@ -23,8 +23,8 @@
 //! Every other pair gives a value below 2 or none at all (a division that
 //! is not exact, a negative exponent, a root that is no integer).
 
+use super::SolveError;
 use crate::arith::{BinOp, Value, floor_root, root};
-use crate::error::SolveError;
 
 /// One result worth a look: `value` is `x op y` for `x = xs[i]`, `y =
 /// ys[j]`, or `y op x` when `swap`.
@@ -253,7 +253,7 @@ fn exact_quotient(n: Value, d: Value) -> Option<Value> {
         u64::try_from(n.unsigned_abs()),
         u64::try_from(d.unsigned_abs()),
     ) {
-        (Ok(n), Ok(d)) => super::primes::exact_quotient(n, d).map(Value::from),
+        (Ok(n), Ok(d)) => crate::arith::exact_quotient(n, d).map(Value::from),
         _ => (n % d == 0).then(|| (n / d).abs()),
     };
     debug_assert!(quotient.is_none_or(|q| q >= 2));

@@ -7,14 +7,14 @@ use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
+use super::SolveError;
 use super::budget::{Budget, Charge, map_room};
 use super::pairs::pairs;
 use super::seen::Seen;
 use super::table::{
-    Best, Build, How, Layer, Operand, Order, Place, Split, Step, Table, binary_step, splits,
+    Best, Build, How, Layer, Narrow, Operand, Order, Place, Split, Step, Table, binary_step, splits,
 };
-use crate::arith::{BinOp, Eval, Func, Value};
-use crate::error::SolveError;
+use crate::arith::{BinOp, Eval, Func, Value, exact_quotient};
 use crate::expr::{Cost, Top};
 use crate::hand::Hand;
 use crate::prime::is_prime;
@@ -614,39 +614,6 @@ impl<'b> Firsts<'b> {
     }
 }
 
-/// Divisors below this use a table of reciprocals instead of dividing.
-const RECIPROCAL_LIMIT: u64 = 4096;
-
-/// `ceil(2^64 / d)` for 2 <= d < RECIPROCAL_LIMIT (entries 0 and 1 unused).
-fn reciprocals() -> &'static [u64] {
-    static TABLE: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        (0..RECIPROCAL_LIMIT)
-            .map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 })
-            .collect()
-    })
-}
-
-/// `n / d` when `d` divides `n` exactly (d > 0). Small operands multiply by
-/// a reciprocal, which is exact for n < 2^32 and d < 2^12 (the error term
-/// n·(m − 2^64/d)/2^64 stays below 1/d), instead of a slow division.
-#[allow(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_possible_wrap,
-    reason = "values are checked to fit 62 bits (`in_bound`), primes to lie in 2..=max, indexes below 2^24"
-)]
-pub(super) fn exact_quotient(n: u64, d: u64) -> Option<u64> {
-    let q = if d == 1 {
-        n
-    } else if d < RECIPROCAL_LIMIT && n < 1 << 32 {
-        ((u128::from(n) * u128::from(reciprocals()[d as usize])) >> 64) as u64
-    } else {
-        n / d
-    };
-    (q * d == n).then_some(q)
-}
-
 /// What the targeted searches of one hand share ([`Build::targeted`]).
 struct Targeted<'t> {
     sides: Vec<Sides<'t>>,
@@ -660,27 +627,6 @@ struct Targeted<'t> {
 
 /// The most bytes a value of a table takes in its [`Narrow`] copy.
 const NARROW_BYTES: u64 = (3 * size_of::<i64>() + 2 * size_of::<u32>()) as u64;
-
-/// A table's merged layer as the targeted search reads it, worked out once
-/// a table and kept with it (`Table::narrow`): a table of a sub-hand
-/// serves every hand of a sweep that contains it.
-#[derive(Debug)]
-pub(crate) struct Narrow {
-    /// The values in 64 bits.
-    values: Vec<i64>,
-    /// Their cost keys ([`Cost::key`]).
-    keys: Vec<u64>,
-    /// The indexes by cost key, then index.
-    by_cost: Vec<u32>,
-    /// The indexes of the cheapest tier (the least operations and weight),
-    /// ascending, and their values: where a search can afford nothing
-    /// costlier, it looks up partners among these alone.
-    cheap: Vec<u32>,
-    cheap_values: Vec<i64>,
-    /// The least key beyond the cheapest tier (`u64::MAX` for none).
-    beyond: u64,
-    _charge: Charge,
-}
 
 /// The primes up to `max`.
 fn primes_up_to(max: i64) -> Vec<i64> {

@@ -13,9 +13,9 @@ use rustc_hash::FxHashMap;
 use super::budget::{Budget, Charge, map_room};
 // An empty slot is `flat::EMPTY` (`i64::MIN`): no value shifts to it, as
 // values here are below 2^61 in size.
+use super::SolveError;
 use super::flat::{EMPTY, lay_out, slot_of};
 use crate::arith::Value;
-use crate::error::SolveError;
 
 /// Values of at most this size go in the flat table; the rare larger ones
 /// (the bound allows up to 2^64 − 1) in a side map.

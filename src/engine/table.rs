@@ -6,10 +6,9 @@ use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
+use super::SolveError;
 use super::budget::{Budget, Charge, map_room};
-use super::primes::Narrow;
 use crate::arith::{BinOp, Eval, Func, Value, juxtapose};
-use crate::error::SolveError;
 use crate::expr::{Cost, Top};
 use crate::hand::Hand;
 
@@ -703,6 +702,27 @@ fn next_permutation(xs: &mut [u8]) -> bool {
     xs.swap(i, j);
     xs[i + 1..].reverse();
     true
+}
+
+/// A table's merged layer as the targeted search reads it, worked out once
+/// a table and kept with it (`Table::narrow`): a table of a sub-hand
+/// serves every hand of a sweep that contains it.
+#[derive(Debug)]
+pub(crate) struct Narrow {
+    /// The values in 64 bits.
+    pub(super) values: Vec<i64>,
+    /// Their cost keys ([`Cost::key`]).
+    pub(super) keys: Vec<u64>,
+    /// The indexes by cost key, then index.
+    pub(super) by_cost: Vec<u32>,
+    /// The indexes of the cheapest tier (the least operations and weight),
+    /// ascending, and their values: where a search can afford nothing
+    /// costlier, it looks up partners among these alone.
+    pub(super) cheap: Vec<u32>,
+    pub(super) cheap_values: Vec<i64>,
+    /// The least key beyond the cheapest tier (`u64::MAX` for none).
+    pub(super) beyond: u64,
+    pub(super) _charge: Charge,
 }
 
 #[cfg(test)]

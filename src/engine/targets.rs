@@ -18,14 +18,15 @@ use std::sync::OnceLock;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::SolveError;
 use super::budget::{Charge, map_bytes, map_room};
 use super::table::{
     Build, How, Layer, Operand, Order, Place, Step, Table, binary_step, directions, splits,
 };
 use crate::arith::{BinOp, Eval, Func, Value};
-use crate::error::SolveError;
 use crate::expr::{Cost, Top};
-use crate::hand::{Hand, MAX_CARD_VALUE};
+use crate::hand::Hand;
+use crate::pack::MAX_CARD_VALUE;
 use crate::prime::is_prime;
 use crate::rules::Rules;
 

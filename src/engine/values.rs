@@ -18,12 +18,12 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::SolveError;
 use super::Solver;
 use super::budget::{Budget, Charge, map_room};
 use super::flat::FlatSet;
 use super::table::{Build, directions, splits};
 use crate::arith::{BinOp, Eval, Value};
-use crate::error::SolveError;
 use crate::hand::Hand;
 
 /// Values within −SMALL..SMALL go through the bitmap (2 MiB), each at

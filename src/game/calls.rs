@@ -9,8 +9,8 @@ use rustc_hash::FxHashMap;
 
 use crate::arith::Value;
 use crate::deck::deal;
+use crate::engine::SolveError;
 use crate::engine::{Charge, Solver};
-use crate::error::SolveError;
 use crate::expr::Expr;
 use crate::hand::Hand;
 use crate::rules::Rules;

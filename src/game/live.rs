@@ -4,12 +4,12 @@
 
 use crate::arith::Value;
 use crate::game::play::{Game, Record, Setup, Shown, play};
-use crate::game::player::Call;
-use crate::game::rng::Rng;
+use crate::game::turn::Call;
 use crate::game::turn::{Outcome, resolve};
 use crate::hand::Hand;
 use crate::practice::referee;
 use crate::referee::Fault;
+use crate::rng::Rng;
 use crate::rules::Rules;
 
 /// What the person has done on the combination shown.

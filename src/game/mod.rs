@@ -6,7 +6,6 @@ pub mod live;
 pub mod paired;
 pub mod play;
 pub mod player;
-pub mod rng;
 pub mod sim;
 pub mod turn;
 
@@ -15,6 +14,5 @@ pub use live::{Live, Tally};
 pub use paired::{PairedRun, paired};
 pub use play::{Duel, Endgame, Game, Multi, Record, Setup};
 pub use player::{Draws, Model, Models, Strategy};
-pub use rng::Rng;
 pub use sim::{Simulation, Summary, simulate};
 pub use turn::Timing;

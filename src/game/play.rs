@@ -5,15 +5,16 @@
 use std::collections::VecDeque;
 
 use crate::card::Card;
-use crate::deck::pack;
 use crate::game::calls::{CallBook, Callable};
-use crate::game::player::{Call, Draws, Model};
-use crate::game::rng::Rng;
+use crate::game::player::{Draws, Model};
+use crate::game::turn::Call;
 use crate::game::turn::{Outcome, Timing, resolve};
 use crate::hand::Hand;
+use crate::pack;
+use crate::rng::Rng;
 use crate::rules::Faces;
 
-/// A card of the pack by its position in `deck::pack()`: 0-51 ranked, 52
+/// A card of the pack by its position in `pack::cards()`: 0-51 ranked, 52
 /// and 53 the Jokers.
 pub type CardId = u8;
 
@@ -35,7 +36,7 @@ impl<'a> Setup<'a> {
             book,
             players,
             timing,
-            pack: pack(),
+            pack: pack::cards(),
             faces,
         }
     }

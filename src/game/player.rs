@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::arith::Value;
 use crate::game::calls::{Callable, Needs};
-use crate::game::rng::Rng;
-use crate::game::turn::Timing;
+use crate::game::turn::{Call, Timing};
+use crate::rng::Rng;
 
 /// What a player goes for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,15 +323,6 @@ impl Draws {
         let mut mixer = Rng::new(self.seed ^ key.wrapping_mul(0xD1B5_4A32_D192_ED03));
         mixer.unit()
     }
-}
-
-/// A call made at the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Call {
-    pub time_ms: u32,
-    pub prime: Value,
-    /// False for a wrong call: the player is barred for this combination.
-    pub valid: bool,
 }
 
 /// The player models a run can seat, by name, and the table's timing: the

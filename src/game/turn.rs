@@ -2,7 +2,7 @@
 //! first valid call, unless a higher valid prime follows before the next
 //! turn; equal primes called together tie; nobody calling buries the cards.
 
-use crate::game::player::Call;
+use crate::arith::Value;
 
 /// How close two calls must be to count as one moment, and how long after
 /// the first valid call a higher prime may still override it.
@@ -85,6 +85,15 @@ pub fn resolve(calls: &[(usize, Call)], timing: Timing) -> Outcome {
         }
     }
     Outcome::Win(winner)
+}
+
+/// A call made at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    pub time_ms: u32,
+    pub prime: Value,
+    /// False for a wrong call: the player is barred for this combination.
+    pub valid: bool,
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::expr::Style;
 use crate::game::sim::{Summary, wilson};
 use crate::ratio::Ratio;
 use crate::report::json::{SCHEMA, ratio, rules};
-use crate::report::simulation::{players, win_share};
+use crate::report::simulation::{models_used, players, win_share};
 use crate::text::{number, plural};
 
 /// `count` of the deals as a percentage.
@@ -218,15 +218,6 @@ pub fn verdict(a: &Advice) -> String {
             e.failing[1],
             share(e.quickest_changed, e)
         ),
-    }
-}
-
-/// Which player models a report used, in words.
-pub fn models_used(models: &crate::game::Models) -> &'static str {
-    if *models == crate::game::Models::default() {
-        "the built-in player models"
-    } else {
-        "the player models and timing of a `--models` file"
     }
 }
 

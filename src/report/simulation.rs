@@ -272,7 +272,7 @@ pub fn study(runs: &[(String, Simulation, Summary)], models: &crate::game::Model
          game counted at the cap (a figure at the cap reads \"at least\").\n",
         plural(runs.first().map_or(0, |r| r.1.games), "game", "games"),
         runs.first().map_or(0, |r| r.1.seed),
-        crate::report::advice::models_used(models),
+        models_used(models),
         plural(runs.first().map_or(0, |r| r.1.max_turns), "turn", "turns")
     );
     let _ = writeln!(
@@ -505,4 +505,13 @@ fn seats_overlap(s: &Summary) -> bool {
     intervals
         .iter()
         .all(|a| intervals.iter().all(|b| a[0] <= b[1] && b[0] <= a[1]))
+}
+
+/// Which player models a report used, in words.
+pub fn models_used(models: &crate::game::Models) -> &'static str {
+    if *models == crate::game::Models::default() {
+        "the built-in player models"
+    } else {
+        "the player models and timing of a `--models` file"
+    }
 }
