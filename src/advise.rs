@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::collections::BTreeMap;
 
 use crate::analysis::{Analysis, Difficulty, HandResult, analyze};
-use crate::game::calls::Needs;
 use crate::game::paired::paired;
 use crate::game::player::{Model, Models};
 use crate::game::sim::{SimError, Simulation, Summary, simulate};
@@ -58,9 +57,10 @@ impl Remark {
     }
 }
 
-/// A house rule, or a combination of them, as a table would agree it.
+/// A house rule, or a combination of them, proposed to a table: its name,
+/// the rule set it makes of the rules as written, and what to say of it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct HouseRule {
+pub struct Proposal {
     pub name: &'static str,
     pub rules: Rules,
     pub remark: Remark,
@@ -73,9 +73,9 @@ pub fn as_written() -> Rules {
 
 /// The seed's house rules alone, then the combinations a table would
 /// likely choose.
-pub fn house_rules() -> Vec<HouseRule> {
+pub fn proposals() -> Vec<Proposal> {
     let base = as_written();
-    let rule = |name, remark, rules| HouseRule {
+    let rule = |name, remark, rules| Proposal {
         name,
         rules,
         remark,
@@ -220,7 +220,7 @@ pub struct Lineup {
 /// Everything the advisor says about one house rule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advice {
-    pub rule: HouseRule,
+    pub rule: Proposal,
     pub exact: Exact,
     pub lineups: Vec<Lineup>,
 }
@@ -308,13 +308,9 @@ fn result<'a>(a: &'a Analysis, deal: &[crate::card::Card]) -> &'a HandResult {
 /// rule nobody can ignore (the values of face cards), or one the expert
 /// does not use either.
 pub fn unaware(expert: &Model, rules: &Rules) -> Option<Model> {
-    let needs = Needs {
-        powers: rules.powers,
-        juxtapose: rules.juxtapose,
-        functions: !rules.functions.is_empty(),
-    };
+    let needs = rules.house_rules();
     let high = rules.max_prime.is_none();
-    if !high && needs == Needs::default() {
+    if !high && needs.is_empty() {
         return None;
     }
     let mut m = expert.without(needs, "unaware");
@@ -372,7 +368,7 @@ pub fn advise(
     let base_equals = summary(&sim(base, equals.clone()))?;
     let base_mixed = summary(&sim(base, mixed.clone()))?;
     let mut out = Vec::new();
-    for rule in house_rules() {
+    for rule in proposals() {
         let with = analyze(rule.rules, 3, budget, &|_| {})?;
         let exact = exact(&without, &with);
         let mut lineups = Vec::new();
@@ -418,7 +414,7 @@ pub fn advise(
 
 /// The games [`advise`] plays, for a progress bar.
 pub fn games_played(plan: &Plan) -> u64 {
-    let rules = house_rules();
+    let rules = proposals();
     let expert = plan.models.get("expert").unwrap_or(Model::EXPERT);
     let with_unaware = rules
         .iter()
@@ -461,7 +457,7 @@ mod tests {
             &|_| {},
         )
         .unwrap();
-        for rule in house_rules() {
+        for rule in proposals() {
             let with =
                 analyze(rule.rules, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
             let e = exact(&base, &with);
@@ -484,7 +480,11 @@ mod tests {
             ..as_written()
         };
         let u = unaware(&Model::EXPERT, &powers).unwrap();
-        assert!(!u.knows.powers && u.knows.juxtapose && u.knows.functions);
+        assert!(
+            !u.knows.powers
+                && u.knows.juxtapose
+                && u.knows.functions == crate::rules::Functions::ALL
+        );
         assert_eq!(u.known_primes, Model::EXPERT.known_primes);
         let high = Rules {
             max_prime: None,

@@ -11,6 +11,7 @@
 use std::fmt::Write as _;
 
 use crate::arith::{BinOp, Eval, Func, juxtapose};
+use crate::rules::{HouseRule, HouseRules};
 
 /// An expression that uses each card of a hand once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,6 +202,23 @@ impl Cost {
 }
 
 impl Expr {
+    /// The house rules this expression needs beyond + − × ÷.
+    pub fn house_rules(&self) -> HouseRules {
+        match self {
+            Expr::Card(_) => HouseRules::NONE,
+            Expr::Join(_) => HouseRules::one(HouseRule::Juxtapose),
+            Expr::Binary(op, a, b) => {
+                let both = a.house_rules().union(b.house_rules());
+                if matches!(op, BinOp::Pow | BinOp::Root) {
+                    both.with(HouseRule::Powers)
+                } else {
+                    both
+                }
+            }
+            Expr::Unary(f, a) => a.house_rules().with(HouseRule::Function(*f)),
+        }
+    }
+
     pub fn top(&self) -> Top {
         match self {
             Expr::Card(_) | Expr::Join(_) => Top::Number,

@@ -8,7 +8,7 @@ use crate::claim::{Claim, ParseError};
 use crate::hand::Hand;
 use crate::pack::MAX_CARD_VALUE;
 use crate::prime::why_not_prime;
-use crate::rules::Rules;
+use crate::rules::{HouseRule, Rules};
 
 /// What is wrong with a claim, in the order the referee checks.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -28,21 +28,15 @@ pub enum Fault {
     /// that would allow it.
     #[error("{what}")]
     NotAllowed { what: String, rule: HouseRule },
+    /// Functions nested `depth` deep on one value, deeper than the rules'
+    /// `allowed`.
+    #[error("functions are nested {depth} deep on one value, but the rules allow {allowed}")]
+    TooDeep { depth: u8, allowed: u8 },
     #[error("{0}")]
     NotPrime(String),
     /// A prime above the ceiling on primes.
     #[error("{value} is above the highest prime allowed, {max}")]
     AboveCeiling { value: Value, max: u64 },
-}
-
-/// The house rule a claim needed and the rules in force do not have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HouseRule {
-    Powers,
-    Juxtapose,
-    Function(Func),
-    /// Functions nested this deep on one value.
-    Depth(u8),
 }
 
 impl Fault {
@@ -55,7 +49,7 @@ impl Fault {
             Fault::Cards(_) => "cards",
             Fault::Inexact(_) => "inexact",
             Fault::TooLarge(_) => "too-large",
-            Fault::NotAllowed { .. } => "not-allowed",
+            Fault::NotAllowed { .. } | Fault::TooDeep { .. } => "not-allowed",
             Fault::NotPrime(_) => "not-prime",
             Fault::AboveCeiling { .. } => "above-ceiling",
         }
@@ -437,13 +431,9 @@ fn not_allowed(func: Option<Func>, nested: u8, rules: &Rules) -> Fault {
             rule: HouseRule::Function(f),
         };
     }
-    let depth = nested.saturating_add(1);
-    Fault::NotAllowed {
-        what: format!(
-            "functions are nested {depth} deep on one value, but the rules allow {}",
-            rules.function_depth
-        ),
-        rule: HouseRule::Depth(depth),
+    Fault::TooDeep {
+        depth: nested.saturating_add(1),
+        allowed: rules.function_depth,
     }
 }
 

@@ -103,6 +103,198 @@ impl From<Functions> for Vec<Func> {
     }
 }
 
+impl Functions {
+    /// The functions of both sets.
+    #[must_use]
+    pub fn union(self, other: Functions) -> Functions {
+        Functions {
+            tri: self.tri || other.tri,
+            fact: self.fact || other.fact,
+            sqrt: self.sqrt || other.sqrt,
+        }
+    }
+
+    /// The functions of this set that are not in `other`.
+    #[must_use]
+    pub fn without(self, other: Functions) -> Functions {
+        Functions {
+            tri: self.tri && !other.tri,
+            fact: self.fact && !other.fact,
+            sqrt: self.sqrt && !other.sqrt,
+        }
+    }
+}
+
+/// One house rule beyond + − × ÷ that an expression may need: powers and
+/// roots, cards side by side, or one of the functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HouseRule {
+    Powers,
+    Juxtapose,
+    Function(Func),
+}
+
+impl HouseRule {
+    /// The name a model file's `knows` and the command line use:
+    /// `powers`, `juxtapose`, or the function's (`tri`, `fact`, `sqrt`).
+    pub fn name(self) -> &'static str {
+        match self {
+            HouseRule::Powers => "powers",
+            HouseRule::Juxtapose => "juxtapose",
+            HouseRule::Function(f) => f.name(),
+        }
+    }
+}
+
+/// A set of house rules: those a rule set allows, an expression needs, or
+/// a player uses. `Rules` holds the same three fields among its others;
+/// [`Rules::house_rules`] gives them as a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HouseRules {
+    pub powers: bool,
+    pub juxtapose: bool,
+    pub functions: Functions,
+}
+
+impl HouseRules {
+    /// None: + − × ÷ alone.
+    pub const NONE: HouseRules = HouseRules {
+        powers: false,
+        juxtapose: false,
+        functions: Functions::NONE,
+    };
+    /// Every house rule.
+    pub const ALL: HouseRules = HouseRules {
+        powers: true,
+        juxtapose: true,
+        functions: Functions::ALL,
+    };
+
+    /// The set of the one rule `rule`.
+    pub fn one(rule: HouseRule) -> HouseRules {
+        HouseRules::NONE.with(rule)
+    }
+
+    /// This set and `rule`.
+    #[must_use]
+    pub fn with(self, rule: HouseRule) -> HouseRules {
+        let mut set = self;
+        match rule {
+            HouseRule::Powers => set.powers = true,
+            HouseRule::Juxtapose => set.juxtapose = true,
+            HouseRule::Function(f) => {
+                set.functions = set.functions.union(Functions::from(vec![f]));
+            }
+        }
+        set
+    }
+
+    pub fn contains(self, rule: HouseRule) -> bool {
+        match rule {
+            HouseRule::Powers => self.powers,
+            HouseRule::Juxtapose => self.juxtapose,
+            HouseRule::Function(f) => self.functions.contains(f),
+        }
+    }
+
+    /// Whether every rule of this set is in `other`: whether a player who
+    /// uses `other` can find an expression that needs this set.
+    pub fn within(self, other: HouseRules) -> bool {
+        self.without(other).is_empty()
+    }
+
+    /// The rules of both sets.
+    #[must_use]
+    pub fn union(self, other: HouseRules) -> HouseRules {
+        HouseRules {
+            powers: self.powers || other.powers,
+            juxtapose: self.juxtapose || other.juxtapose,
+            functions: self.functions.union(other.functions),
+        }
+    }
+
+    /// The rules of this set that are not in `other`.
+    #[must_use]
+    pub fn without(self, other: HouseRules) -> HouseRules {
+        HouseRules {
+            powers: self.powers && !other.powers,
+            juxtapose: self.juxtapose && !other.juxtapose,
+            functions: self.functions.without(other.functions),
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self == HouseRules::NONE
+    }
+
+    /// The rules in the set: powers, juxtaposition, then the functions in
+    /// the engine's order.
+    pub fn iter(self) -> impl Iterator<Item = HouseRule> {
+        [HouseRule::Powers, HouseRule::Juxtapose]
+            .into_iter()
+            .filter(move |&r| self.contains(r))
+            .chain(self.functions.iter().map(HouseRule::Function))
+    }
+
+    /// The names a model file's `knows` lists: `powers`, `juxtapose`, and
+    /// `functions` for all three functions, else each function's name.
+    pub fn names(self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = [HouseRule::Powers, HouseRule::Juxtapose]
+            .into_iter()
+            .filter(|&r| self.contains(r))
+            .map(HouseRule::name)
+            .collect();
+        if self.functions == Functions::ALL {
+            names.push("functions");
+        } else {
+            names.extend(self.functions.iter().map(Func::name));
+        }
+        names
+    }
+
+    /// The set `names` lists ([`HouseRules::names`]).
+    ///
+    /// # Errors
+    /// The first name that is not a house rule's.
+    pub fn from_names<S: AsRef<str>>(names: &[S]) -> Result<HouseRules, UnknownRule> {
+        let mut set = HouseRules::NONE;
+        for name in names {
+            let name = name.as_ref();
+            set = match name {
+                "powers" => set.with(HouseRule::Powers),
+                "juxtapose" => set.with(HouseRule::Juxtapose),
+                "functions" => set.union(HouseRules {
+                    functions: Functions::ALL,
+                    ..HouseRules::NONE
+                }),
+                _ => match Func::ALL.into_iter().find(|f| f.name() == name) {
+                    Some(f) => set.with(HouseRule::Function(f)),
+                    None => return Err(UnknownRule(name.to_string())),
+                },
+            };
+        }
+        Ok(set)
+    }
+}
+
+/// A name that is no house rule's ([`HouseRules::from_names`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown rule `{0}`: use powers, juxtapose, functions, tri, fact or sqrt")]
+pub struct UnknownRule(pub String);
+
+impl Serialize for HouseRules {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.names().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for HouseRules {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HouseRules, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        HouseRules::from_names(&names).map_err(serde::de::Error::custom)
+    }
+}
+
 /// The default ceiling on primes: the rules' list stops at 97.
 pub const DEFAULT_MAX_PRIME: u64 = 97;
 
@@ -161,6 +353,15 @@ impl Rules {
     /// Whether a prime `p` may be called under these rules.
     pub fn allows_prime(&self, p: i128) -> bool {
         self.max_prime.is_none_or(|max| p <= i128::from(max))
+    }
+
+    /// The house rules in force beyond + − × ÷.
+    pub fn house_rules(&self) -> HouseRules {
+        HouseRules {
+            powers: self.powers,
+            juxtapose: self.juxtapose,
+            functions: self.functions,
+        }
     }
 
     /// The functions in force, in the engine's order.

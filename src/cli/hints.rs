@@ -3,7 +3,7 @@
 //! adds which of its flags changes that ("(use --juxtapose)").
 
 use prime_solve::error::{CardError, HandError, SimError, SolveError};
-use prime_solve::referee::HouseRule;
+use prime_solve::rules::HouseRule;
 use prime_solve::{Faces, Fault};
 
 /// What to append to an error's message: a separator and the hint.
@@ -78,15 +78,15 @@ pub fn for_fault(fault: &Fault) -> String {
             HouseRule::Powers => " (use --powers)".into(),
             HouseRule::Juxtapose => " (use --juxtapose)".into(),
             HouseRule::Function(f) => format!(" (use --functions {})", f.name()),
-            HouseRule::Depth(d) if *d <= prime_solve::rules::MAX_FUNCTION_DEPTH => {
-                format!(" (use --function-depth {d})")
-            }
-            HouseRule::Depth(_) => format!(
-                " (no --function-depth allows it: at most {} functions may be applied one \
-                 to another)",
-                prime_solve::rules::MAX_FUNCTION_DEPTH
-            ),
         },
+        Fault::TooDeep { depth, .. } if *depth <= prime_solve::rules::MAX_FUNCTION_DEPTH => {
+            format!(" (use --function-depth {depth})")
+        }
+        Fault::TooDeep { .. } => format!(
+            " (no --function-depth allows it: at most {} functions may be applied one \
+             to another)",
+            prime_solve::rules::MAX_FUNCTION_DEPTH
+        ),
         Fault::AboveCeiling { .. } => " (use --high-primes to allow it)".into(),
         _ => String::new(),
     }

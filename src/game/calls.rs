@@ -1,7 +1,6 @@
 //! What can be called on each hand, computed once per rule set with the
 //! solver, so a simulated turn costs a lookup.
 
-use crate::engine::Budget;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -9,51 +8,9 @@ use rustc_hash::FxHashMap;
 
 use crate::arith::Value;
 use crate::deck::deal;
-use crate::engine::SolveError;
-use crate::engine::{Charge, Solver};
-use crate::expr::Expr;
+use crate::engine::{Budget, Charge, SolveError, Solver};
 use crate::hand::Hand;
-use crate::rules::Rules;
-
-/// The house rules a witness needs, so that a player who does not use them
-/// cannot find it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Needs {
-    pub powers: bool,
-    pub juxtapose: bool,
-    pub functions: bool,
-}
-
-impl Needs {
-    fn of(e: &Expr) -> Needs {
-        match e {
-            Expr::Card(_) => Needs::default(),
-            Expr::Join(_) => Needs {
-                juxtapose: true,
-                ..Needs::default()
-            },
-            Expr::Binary(op, a, b) => {
-                let (a, b) = (Needs::of(a), Needs::of(b));
-                Needs {
-                    powers: a.powers || b.powers || *op > crate::arith::BinOp::Div,
-                    juxtapose: a.juxtapose || b.juxtapose,
-                    functions: a.functions || b.functions,
-                }
-            }
-            Expr::Unary(_, a) => Needs {
-                functions: true,
-                ..Needs::of(a)
-            },
-        }
-    }
-
-    /// Whether a player who knows `known` can use everything `self` needs.
-    pub fn within(self, known: Needs) -> bool {
-        (!self.powers || known.powers)
-            && (!self.juxtapose || known.juxtapose)
-            && (!self.functions || known.functions)
-    }
-}
+use crate::rules::{HouseRules, Rules};
 
 /// One prime a hand makes, with how hard its simplest witness is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +21,8 @@ pub struct Callable {
     pub prime: u64,
     /// The witness's operator weight (see `expr::Cost`): the effort to find it.
     pub effort: u16,
-    pub needs: Needs,
+    /// The house rules its witness needs.
+    pub needs: HouseRules,
 }
 
 impl Callable {
@@ -154,7 +112,7 @@ impl CallBook {
                     .map(|p| Callable {
                         prime: u64::try_from(p).expect("every prime is below 2^64"),
                         effort: solution.cost(p).map_or(0, |c| c.weight),
-                        needs: Needs::of(&solution.witness(p).expect("reached")),
+                        needs: solution.witness(p).expect("reached").house_rules(),
                     })
                     .collect();
                 Ok((hand, options))

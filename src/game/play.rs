@@ -605,8 +605,8 @@ impl Game for Duel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::calls::Needs;
     use crate::game::player::Strategy;
+    use crate::rules::HouseRules;
     use crate::rules::Rules;
 
     /// A player with no randomness: finds every prime, calls after
@@ -615,7 +615,7 @@ mod tests {
         Model {
             name: "steady".into(),
             reach: 1_000.0,
-            knows: Needs::default(),
+            knows: HouseRules::NONE,
             known_primes: 1_000,
             base_ms: f64::from(base_ms),
             per_weight_ms: 0.0,

@@ -19,9 +19,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::arith::Value;
-use crate::game::calls::{Callable, Needs};
+use crate::game::calls::Callable;
 use crate::game::turn::{Call, Timing};
 use crate::rng::Rng;
+use crate::rules::{Functions, HouseRules};
 
 /// What a player goes for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,9 +40,9 @@ pub enum Strategy {
 #[serde(deny_unknown_fields)]
 pub struct Model {
     pub name: Cow<'static, str>,
-    /// The house rules the player uses: `powers`, `juxtapose`, `functions`.
-    #[serde(with = "needs_list")]
-    pub knows: Needs,
+    /// The house rules the player uses: `powers`, `juxtapose`,
+    /// `functions` (all three), or `tri`, `fact`, `sqrt` one by one.
+    pub knows: HouseRules,
     /// What a player goes for: `first` or `highest`.
     pub strategy: Strategy,
     /// The weight of witness (+ − 1, × ÷ 2, ^ 3, root 4, join 3, T 3, √ ! 4,
@@ -72,18 +73,12 @@ pub struct Model {
     pub mistakes_per_digit: f64,
 }
 
-const ALL_RULES: Needs = Needs {
-    powers: true,
-    juxtapose: true,
-    functions: true,
-};
-
 impl Model {
     /// Knows every rule and the primes below 1000, calls fast, goes for the
     /// highest prime.
     pub const EXPERT: Model = Model {
         name: Cow::Borrowed("expert"),
-        knows: ALL_RULES,
+        knows: HouseRules::ALL,
         strategy: Strategy::Highest,
         reach: 9.0,
         slope: 1.5,
@@ -103,10 +98,10 @@ impl Model {
     /// to 100 by heart, calls the first prime found.
     pub const CLUB: Model = Model {
         name: Cow::Borrowed("club"),
-        knows: Needs {
+        knows: HouseRules {
             powers: true,
             juxtapose: true,
-            functions: false,
+            functions: Functions::NONE,
         },
         strategy: Strategy::First,
         reach: 7.0,
@@ -126,11 +121,7 @@ impl Model {
     /// Plain arithmetic with small numbers, slow, error-prone.
     pub const NOVICE: Model = Model {
         name: Cow::Borrowed("novice"),
-        knows: Needs {
-            powers: false,
-            juxtapose: false,
-            functions: false,
-        },
+        knows: HouseRules::NONE,
         strategy: Strategy::First,
         reach: 5.0,
         slope: 1.0,
@@ -151,14 +142,10 @@ impl Model {
     /// The same player without `rules` (for a line-up with someone who
     /// does not know a house rule), named `name`.
     #[must_use]
-    pub fn without(&self, rules: Needs, name: &str) -> Model {
+    pub fn without(&self, rules: HouseRules, name: &str) -> Model {
         Model {
             name: Cow::Owned(name.to_string()),
-            knows: Needs {
-                powers: self.knows.powers && !rules.powers,
-                juxtapose: self.knows.juxtapose && !rules.juxtapose,
-                functions: self.knows.functions && !rules.functions,
-            },
+            knows: self.knows.without(rules),
             ..self.clone()
         }
     }
@@ -456,45 +443,6 @@ const TOML_HEADER: &str = "\
 
 ";
 
-/// Models' `knows` as a list of rule names.
-mod needs_list {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::game::calls::Needs;
-
-    pub fn serialize<S: Serializer>(needs: &Needs, s: S) -> Result<S::Ok, S::Error> {
-        let mut names = Vec::new();
-        for (on, name) in [
-            (needs.powers, "powers"),
-            (needs.juxtapose, "juxtapose"),
-            (needs.functions, "functions"),
-        ] {
-            if on {
-                names.push(name);
-            }
-        }
-        names.serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Needs, D::Error> {
-        let names = Vec::<String>::deserialize(d)?;
-        let mut needs = Needs::default();
-        for name in names {
-            match name.as_str() {
-                "powers" => needs.powers = true,
-                "juxtapose" => needs.juxtapose = true,
-                "functions" => needs.functions = true,
-                other => {
-                    return Err(serde::de::Error::custom(format!(
-                        "unknown rule `{other}` in knows: use powers, juxtapose or functions"
-                    )));
-                }
-            }
-        }
-        Ok(needs)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,9 +451,9 @@ mod tests {
         Callable {
             prime,
             effort,
-            needs: Needs {
+            needs: HouseRules {
                 powers,
-                ..Needs::default()
+                ..HouseRules::NONE
             },
         }
     }
