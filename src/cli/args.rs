@@ -537,7 +537,7 @@ pub struct SimulateArgs {
     /// What the last two players do once the others are out (three or more
     /// players): the two-player stockpile game, play on with two cards,
     /// stop at the first player out (the most cards wins), or the one
-    /// behind (or ahead) turns two cards. See docs/guide.md for why the
+    /// behind (or ahead) turns two cards. See docs/rules.md for why the
     /// stockpile is the default.
     #[arg(
         long,
