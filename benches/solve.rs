@@ -158,7 +158,7 @@ fn four_cards_every_rule_value_sets() -> usize {
 
 /// Full value tables (`Solver::solve(..).values()`) of every six-card hand
 /// dealt under `five` (4,965 hands of values 1-10), sub-hand tables shared:
-/// the work a plain subset DP in C does (README, Performance).
+/// the work a plain subset DP in C does (docs/performance.md).
 #[divan::bench(sample_count = 1, sample_size = 1)]
 fn full_value_tables_six_cards() -> usize {
     let hands = six_card_hands(Faces::Five);

@@ -479,7 +479,7 @@ pub struct AnalyzeArgs {
     /// lists hundreds of megabytes of primes).
     #[arg(long)]
     pub summaries_only: bool,
-    /// Print the answers as text, or as one JSON object (see the README).
+    /// Print the answers as text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
     /// Write witnesses in the reports with * / ^ and sqrt() instead of × ÷ and √.
@@ -537,7 +537,7 @@ pub struct SimulateArgs {
     /// What the last two players do once the others are out (three or more
     /// players): the two-player stockpile game, play on with two cards,
     /// stop at the first player out (the most cards wins), or the one
-    /// behind (or ahead) turns two cards. See the README for why the
+    /// behind (or ahead) turns two cards. See docs/rules.md for why the
     /// stockpile is the default.
     #[arg(
         long,
@@ -555,10 +555,10 @@ pub struct SimulateArgs {
     /// Also write summary.md, games.csv and game-length.svg to this folder.
     #[arg(short, long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Print the summary as text, or as one JSON object (see the README).
+    /// Print the summary as text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Run the fixed study of the README (several scenarios) and write it as
+    /// Run the fixed study of reports/simulation.md (several scenarios) and write it as
     /// Markdown to FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "format", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
     pub study: Option<PathBuf>,
@@ -593,7 +593,7 @@ pub struct AdviseArgs {
     /// Write the report as Markdown to FILE (reports/house-rules.md).
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Print the report as Markdown text, or as one JSON object (see the README).
+    /// Print the report as Markdown text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
     /// Write witnesses with ASCII operators (* / ^ T ! sqrt).

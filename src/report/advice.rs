@@ -228,10 +228,10 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
     let deals = advice.first().map_or(0, |a| a.exact.deals);
     let _ = writeln!(
         out,
-        "Each of the seed's house rules, alone and in combinations a table might choose, \
+        "Each of the house rules Parlett lists, alone and in combinations a table might choose, \
          against the rules as written (`{}`: {}). Exact figures are over all {} three-card \
          deals, equally likely. Simulated figures: {} per line-up from seed {}, three players, \
-         the stockpile endgame, {} (see the README); every \
+         the stockpile endgame, {} (see docs/guide.md); every \
          combination is played with the rule and resolved again without it on the same \
          draws, so \"combinations changed\" counts turns whose outcome the rule alone \
          decides. Intervals are 95% (bootstrap for turns, Wilson for wins). A deal is *hard* \

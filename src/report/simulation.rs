@@ -266,7 +266,7 @@ pub fn study(runs: &[(String, Simulation, Summary)], models: &crate::game::Model
     let _ = writeln!(out, "# Prime Time in play: simulated games\n");
     let _ = writeln!(
         out,
-        "Each run plays {} from seed {} with the full rules and {} (see the README: \
+        "Each run plays {} from seed {} with the full rules and {} (see docs/guide.md: \
          who finds which prime, how fast, how often wrongly); a game is stopped as unfinished after {}. Intervals are 95%: bootstrap for turn \
          counts, Wilson for win shares. Turn counts are over all games, an unfinished \
          game counted at the cap (a figure at the cap reads \"at least\").\n",

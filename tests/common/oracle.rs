@@ -1,8 +1,9 @@
 //! The naive oracle: builds every expression tree over a hand explicitly,
 //! evaluates each with its own arithmetic, prices each with its own cost
-//! function (the README's "simplest witness" order), and prints each with
-//! its own reading of the README's parenthesis rules. It shares no code
-//! with the engine but the rule types.
+//! function (the "simplest witness" order of docs/rules.md §5.1), and
+//! prints each with its own reading of the parenthesis rules of
+//! docs/rules.md §5.2. It shares no code with the engine but the rule
+//! types.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -19,8 +20,8 @@ pub enum Tree {
     Fun(&'static str, Rc<Tree>),
 }
 
-/// How simple a tree is, by the README's order: the fields compare in
-/// this order (the derived `Ord` is lexicographic).
+/// How simple a tree is, by the order of docs/rules.md §5.1: the fields
+/// compare in this order (the derived `Ord` is lexicographic).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Cost {
     /// Binary operators, joins of juxtaposed cards, functions.
@@ -258,7 +259,7 @@ impl Tree {
         out
     }
 
-    /// The tree as the README prints it; `ascii` writes `- * / sqrt(x)`
+    /// The tree as docs/rules.md §5.2 prints it; `ascii` writes `- * / sqrt(x)`
     /// for `− × ÷ √x`.
     pub fn print(&self, ascii: bool) -> String {
         fn operand(t: &Tree, ascii: bool, brackets: bool) -> String {
