@@ -1,10 +1,10 @@
 //! Benchmarks of the sweeps: every dealt hand under every rule set, and the
 //! six-card sweep. Run with `cargo bench --bench analyze`.
 
+use prime_solve::Style;
 use prime_solve::analysis::{
     Pruned, all_rule_sets, analyze, analyze_all, analyze_screened, screen,
 };
-use prime_solve::expr::Style;
 use prime_solve::report;
 use prime_solve::{Faces, Functions, Rules};
 

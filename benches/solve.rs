@@ -2,7 +2,7 @@
 //! Run with `cargo bench --bench solve`.
 
 use divan::black_box;
-use prime_solve::{Faces, Functions, Hand, Rules, Solver};
+use prime_solve::{Faces, Functions, Hand, Rules, Solver, Style};
 
 fn main() {
     divan::main();
@@ -29,7 +29,7 @@ fn three_cards_every_rule() -> usize {
     solution
         .primes()
         .into_iter()
-        .map(|p| solution.witness(p).unwrap().render(false).len())
+        .map(|p| solution.witness(p).unwrap().render(Style::UNICODE).len())
         .sum()
 }
 

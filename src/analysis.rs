@@ -13,11 +13,12 @@ use crate::arith::Value;
 use crate::deck::{Dealt, deal};
 use crate::engine::SolveError;
 use crate::engine::{Charge, Solution, Solver};
-use crate::expr::{Expr, Style};
+use crate::expr::Expr;
 use crate::hand::Hand;
 use crate::prime::is_prime;
 use crate::ratio::Ratio;
 use crate::rules::Rules;
+use crate::style::Style;
 
 /// A prime and the simplest way to call it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,7 +82,7 @@ impl Difficulty {
 impl Witnessed {
     /// The witness as printed in `style`.
     pub fn say(&self, style: Style) -> String {
-        self.witness.render_with(style)
+        self.witness.render(style)
     }
 
     /// The prime and the witness as two CSV fields, both empty for no call.

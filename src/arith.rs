@@ -8,6 +8,7 @@
     clippy::cast_possible_wrap
 )]
 
+use crate::style::Style;
 use serde::{Deserialize, Serialize};
 
 /// Every value the solver handles. Values are bounded by `|v| <= u64::MAX`,
@@ -78,9 +79,9 @@ impl BinOp {
         matches!(self, BinOp::Add | BinOp::Mul)
     }
 
-    /// The symbol a player writes (`ascii` picks `* / ^`).
-    pub fn symbol(self, ascii: bool) -> &'static str {
-        match (self, ascii) {
+    /// The symbol a player writes (an ASCII `style` picks `* / ^`).
+    pub fn symbol(self, style: Style) -> &'static str {
+        match (self, style.ascii) {
             (BinOp::Add, _) => "+",
             (BinOp::Sub, false) => "−",
             (BinOp::Sub, true) => "-",

@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use crate::arith::{BinOp, Eval, Func, juxtapose};
 use crate::rules::{HouseRule, HouseRules};
+use crate::style::{Brackets, Style};
 
 /// An expression that uses each card of a hand once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -276,35 +277,18 @@ impl Expr {
         }
     }
 
-    /// The expression as a player says it: `(6 × 4) ÷ 8`, `2^6 + 3`,
-    /// `6 + T(5 + 8)`; `ascii` prints `* / ^` and `sqrt(x)`. The same as
-    /// [`Expr::render_with`] with minimal brackets.
-    ///
-    /// ```
-    /// use prime_solve::{BinOp, Expr};
-    /// let e = Expr::Binary(BinOp::Div, Box::new(Expr::Binary(BinOp::Mul, Box::new(Expr::Card(6)), Box::new(Expr::Card(4)))), Box::new(Expr::Card(8)));
-    /// assert_eq!(e.render(false), "(6 × 4) ÷ 8");
-    /// assert_eq!(e.render(true), "(6 * 4) / 8");
-    /// ```
-    pub fn render(&self, ascii: bool) -> String {
-        self.render_with(Style {
-            ascii,
-            ..Style::default()
-        })
-    }
-
     /// The expression in `style`: symbols and how many brackets.
     ///
     /// ```
     /// use prime_solve::{BinOp, Expr};
-    /// use prime_solve::expr::{Brackets, Style};
+    /// use prime_solve::{Brackets, Style};
     /// let card = |v| Box::new(Expr::Card(v));
     /// let e = Expr::Binary(BinOp::Add, card(10), Box::new(Expr::Binary(BinOp::Div, card(8), card(8))));
-    /// assert_eq!(e.render_with(Style::default()), "10 + 8 ÷ 8");
+    /// assert_eq!(e.render(Style::default()), "10 + 8 ÷ 8");
     /// let full = Style { brackets: Brackets::Full, ..Style::default() };
-    /// assert_eq!(e.render_with(full), "10 + (8 ÷ 8)");
+    /// assert_eq!(e.render(full), "10 + (8 ÷ 8)");
     /// ```
-    pub fn render_with(&self, style: Style) -> String {
+    pub fn render(&self, style: Style) -> String {
         let mut out = String::new();
         self.write(&mut out, style);
         out
@@ -335,7 +319,7 @@ impl Expr {
                 if *op == BinOp::Pow {
                     out.push('^');
                 } else {
-                    let _ = write!(out, " {} ", op.symbol(ascii));
+                    let _ = write!(out, " {} ", op.symbol(style));
                 }
                 b.write_operand(out, style, needs_parens(*op, true, b.top()) || full(b));
             }
@@ -371,41 +355,6 @@ impl Expr {
     }
 }
 
-/// How an expression is printed. Neither field changes which witness is
-/// the simplest: its cost counts the brackets of the minimal form.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Style {
-    /// `* / ^` and `sqrt(x)` instead of `× ÷ ^` and `√x`.
-    pub ascii: bool,
-    pub brackets: Brackets,
-}
-
-impl Style {
-    /// `× ÷ ^` and `√x`, the brackets precedence needs.
-    pub const UNICODE: Style = Style {
-        ascii: false,
-        brackets: Brackets::Minimal,
-    };
-    /// `* / ^` and `sqrt(x)`, the brackets precedence needs.
-    pub const ASCII: Style = Style {
-        ascii: true,
-        brackets: Brackets::Minimal,
-    };
-}
-
-/// How many brackets a printed expression carries.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Brackets {
-    /// Only those precedence needs, and a few more for clarity: `10 + 8 ÷ 8`,
-    /// `(6 × 4) ÷ 8` (docs/rules.md §5.2).
-    #[default]
-    Minimal,
-    /// Every compound operand of a binary operator: `10 + (8 ÷ 8)`, for
-    /// players who have not met precedence.
-    Full,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,33 +370,33 @@ mod tests {
     #[test]
     fn renders_like_a_player() {
         let e = bin(Div, bin(Mul, card(6), card(4)), card(8));
-        assert_eq!(e.render(false), "(6 × 4) ÷ 8");
-        assert_eq!(e.render(true), "(6 * 4) / 8");
+        assert_eq!(e.render(Style::UNICODE), "(6 × 4) ÷ 8");
+        assert_eq!(e.render(Style::ASCII), "(6 * 4) / 8");
         let e = bin(Add, bin(Pow, card(2), card(6)), card(3));
-        assert_eq!(e.render(false), "2^6 + 3");
+        assert_eq!(e.render(Style::UNICODE), "2^6 + 3");
         let e = bin(
             Add,
             card(6),
             Box::new(Expr::Unary(Func::Tri, bin(Add, card(5), card(8)))),
         );
-        assert_eq!(e.render(false), "6 + T(5 + 8)");
+        assert_eq!(e.render(Style::UNICODE), "6 + T(5 + 8)");
         let e = bin(Add, Box::new(Expr::Join(vec![7, 8])), card(5));
-        assert_eq!(e.render(false), "78 + 5");
+        assert_eq!(e.render(Style::UNICODE), "78 + 5");
         let e = bin(Sub, card(5), bin(Sub, card(5), card(5)));
-        assert_eq!(e.render(false), "5 − (5 − 5)");
+        assert_eq!(e.render(Style::UNICODE), "5 − (5 − 5)");
         let e = bin(Sub, bin(Sub, card(9), card(5)), card(2));
-        assert_eq!(e.render(false), "9 − 5 − 2");
+        assert_eq!(e.render(Style::UNICODE), "9 − 5 − 2");
         let e = Expr::Unary(Func::Fact, bin(Add, card(1), card(2)));
-        assert_eq!(e.render(false), "(1 + 2)!");
+        assert_eq!(e.render(Style::UNICODE), "(1 + 2)!");
         let e = Expr::Unary(Func::Sqrt, card(9));
         assert_eq!(
-            (e.render(false), e.render(true)),
+            (e.render(Style::UNICODE), e.render(Style::ASCII)),
             ("√9".into(), "sqrt(9)".into())
         );
         let e = bin(Root, card(8), card(3));
-        assert_eq!(e.render(false), "root(8, 3)");
+        assert_eq!(e.render(Style::UNICODE), "root(8, 3)");
         let e = bin(Pow, bin(Pow, card(2), card(3)), card(2));
-        assert_eq!(e.render(false), "(2^3)^2");
+        assert_eq!(e.render(Style::UNICODE), "(2^3)^2");
     }
 
     #[test]
@@ -455,11 +404,11 @@ mod tests {
         let sqrt = |e: Box<Expr>| Box::new(Expr::Unary(Func::Sqrt, e));
         let fact = |e: Box<Expr>| Box::new(Expr::Unary(Func::Fact, e));
         let e = bin(Add, fact(sqrt(bin(Add, card(8), card(8)))), card(7));
-        assert_eq!(e.render(false), "(√(8 + 8))! + 7");
-        assert_eq!(e.render(true), "sqrt(8 + 8)! + 7");
-        assert_eq!(fact(sqrt(card(9))).render(false), "(√9)!");
-        assert_eq!(sqrt(fact(card(3))).render(false), "√(3!)");
-        assert_eq!(fact(fact(card(3))).render(false), "(3!)!");
+        assert_eq!(e.render(Style::UNICODE), "(√(8 + 8))! + 7");
+        assert_eq!(e.render(Style::ASCII), "sqrt(8 + 8)! + 7");
+        assert_eq!(fact(sqrt(card(9))).render(Style::UNICODE), "(√9)!");
+        assert_eq!(sqrt(fact(card(3))).render(Style::UNICODE), "√(3!)");
+        assert_eq!(fact(fact(card(3))).render(Style::UNICODE), "(3!)!");
         // The cost, and so the choice of witness, is that of the ASCII form.
         let bracketed = fact(sqrt(card(9))).cost();
         assert_eq!(bracketed.parens, 0);
@@ -508,15 +457,15 @@ mod tests {
             ),
         ];
         for (e, minimal, bracketed) in cases {
-            assert_eq!(e.render(false), minimal);
-            assert_eq!(e.render_with(full), bracketed);
+            assert_eq!(e.render(Style::UNICODE), minimal);
+            assert_eq!(e.render(full), bracketed);
         }
         let ascii = Style {
             ascii: true,
             ..full
         };
         assert_eq!(
-            bin(Add, card(10), bin(Div, card(8), card(8))).render_with(ascii),
+            bin(Add, card(10), bin(Div, card(8), card(8))).render(ascii),
             "10 + (8 / 8)"
         );
     }

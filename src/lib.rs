@@ -21,14 +21,16 @@ pub mod referee;
 pub mod report;
 pub mod rng;
 pub mod rules;
+mod style;
 pub mod text;
 
 pub use arith::{BinOp, Eval, Func, Value};
 pub use card::{CARD_FORMS, Card, Rank, Suit};
 pub use engine::{Answer, HandValues, Solution, Solver, ValueSets, Want};
 pub use error::{CardError, HandError, RulesError};
-pub use expr::{Expr, Style};
+pub use expr::Expr;
 pub use hand::{Hand, MAX_CARDS, MIN_CARDS};
 pub use pack::MAX_CARD_VALUE;
 pub use referee::{Fault, check};
 pub use rules::{Faces, Functions, Rules};
+pub use style::{Brackets, Style};

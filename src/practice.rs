@@ -13,18 +13,19 @@ use crate::pack;
 use crate::referee::{Fault, check};
 use crate::rng::Rng;
 use crate::rules::{Faces, Rules};
+use crate::style::Style;
 
 /// A card as a player sees it: `Q♥`, `10♣`, `JK` (`QH`, `10C` in ASCII).
 ///
 /// ```
-/// use prime_solve::Card;
+/// use prime_solve::{Card, Style};
 /// use prime_solve::practice::face;
 /// let queen = Card::parse("QH").unwrap();
-/// assert_eq!(face(queen, false), "Q♥");
-/// assert_eq!(face(queen, true), "QH");
-/// assert_eq!(face(Card::Joker, false), "JK");
+/// assert_eq!(face(queen, Style::UNICODE), "Q♥");
+/// assert_eq!(face(queen, Style::ASCII), "QH");
+/// assert_eq!(face(Card::Joker, Style::UNICODE), "JK");
 /// ```
-pub fn face(card: Card, ascii: bool) -> String {
+pub fn face(card: Card, style: Style) -> String {
     match card {
         Card::Ranked {
             rank,
@@ -37,7 +38,7 @@ pub fn face(card: Card, ascii: bool) -> String {
                 Rank::Queen => "Q".into(),
                 Rank::King => "K".into(),
             };
-            let suit = match (suit, ascii) {
+            let suit = match (suit, style.ascii) {
                 (Suit::Spades, false) => "♠",
                 (Suit::Hearts, false) => "♥",
                 (Suit::Clubs, false) => "♣",
@@ -113,7 +114,7 @@ impl Answers {
     /// use prime_solve::practice::Answers;
     /// let solver = Solver::new(Rules::default()).unwrap();
     /// let a = Answers::of(&solver, Hand::from_values(&[4, 6, 8])).unwrap();
-    /// assert_eq!(a.best().unwrap().witness.render(false), "(6 × 4) ÷ 8");
+    /// assert_eq!(a.best().unwrap().witness.render(Style::UNICODE), "(6 × 4) ÷ 8");
     /// assert_eq!(a.simplest().unwrap().prime, 2);
     /// ```
     ///
@@ -348,9 +349,9 @@ mod tests {
             .iter()
             .map(|t| Card::parse(t).unwrap())
             .collect();
-        let shown: Vec<String> = cards.iter().map(|&c| face(c, false)).collect();
+        let shown: Vec<String> = cards.iter().map(|&c| face(c, Style::UNICODE)).collect();
         assert_eq!(shown.join(" "), "Q♥ 7♣ JK");
-        assert_eq!(face(cards[0], true), "QH");
+        assert_eq!(face(cards[0], Style::ASCII), "QH");
         assert_eq!(counted(&cards, Faces::Five), Some(vec![5, 7, 7]));
         assert_eq!(counted(&cards, Faces::Rank), Some(vec![12, 7, 12]));
         assert_eq!(counted(&[Card::Joker, Card::Joker], Faces::Five), None);

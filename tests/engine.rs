@@ -1,7 +1,7 @@
 //! The engine's own guarantees: the known results of docs/rules.md §9, the targeted
 //! prime search agreeing with the full one, and shared tables changing nothing.
 
-use prime_solve::expr::{Brackets, Style};
+use prime_solve::{Brackets, Style};
 
 mod common;
 
@@ -19,7 +19,7 @@ fn primes(tokens: &[&str], rules: Rules) -> Vec<(i128, String)> {
     solution
         .primes()
         .into_iter()
-        .map(|p| (p, solution.witness(p).unwrap().render(false)))
+        .map(|p| (p, solution.witness(p).unwrap().render(Style::UNICODE)))
         .collect()
 }
 
@@ -125,7 +125,7 @@ fn witnesses_in_every_style_are_upheld() {
         for p in solution.primes() {
             let witness = solution.witness(p).unwrap();
             for &style in &styles {
-                let text = witness.render_with(style);
+                let text = witness.render(style);
                 assert_eq!(check(hand, &text, &rules), Ok(p), "{text} for {hand}");
             }
         }

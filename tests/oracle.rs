@@ -15,7 +15,9 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use common::oracle::{Cost, Oracle, Tree, is_prime_miller_rabin, is_prime_naive, is_prime_oracle};
-use prime_solve::{BinOp, Expr, Faces, Func, Functions, Hand, Rules, Solution, Solver, check};
+use prime_solve::{
+    BinOp, Expr, Faces, Func, Functions, Hand, Rules, Solution, Solver, Style, check,
+};
 
 fn three_card_hands() -> Vec<[u8; 3]> {
     let mut hands = Vec::new();
@@ -103,7 +105,7 @@ fn judge(
     let Some(witness) = solution.witness(v) else {
         return Err(Fault::Wrong(format!("{cards:?}: no witness of {v}")));
     };
-    let text = witness.render(false);
+    let text = witness.render(Style::UNICODE);
     let wrong = |why: String| {
         let at = format!("{cards:?} under {}: {v} = {text}", rules.name());
         Err(Fault::Wrong(format!("{at}: {why}")))
@@ -121,7 +123,7 @@ fn judge(
         return wrong(format!("the oracle makes it {value}"));
     }
     let (unicode, ascii) = (tree.print(false), tree.print(true));
-    if unicode != text || ascii != witness.render(true) {
+    if unicode != text || ascii != witness.render(Style::ASCII) {
         return wrong(format!("the oracle prints it {unicode}, {ascii}"));
     }
     if ascii.matches('(').count() as u32 != cost.parens + tree.calls() {
@@ -269,7 +271,10 @@ fn three_card_sweep(every_value: impl Fn(&Rules, usize) -> bool + Sync, known: u
                     assert_eq!(solution.primes(), want, "{hand} under {}", rules.name());
                     for &p in &want {
                         faults.add(judge(&oracle, cards, &solution, p, &least[&p], rules));
-                        let witness = solution.witness(p).unwrap().render(cards[0] % 2 == 0);
+                        let witness = solution.witness(p).unwrap().render(Style {
+                            ascii: cards[0] % 2 == 0,
+                            ..Style::default()
+                        });
                         assert_eq!(
                             check(hand, &witness, rules),
                             Ok(p),

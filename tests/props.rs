@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use prime_solve::claim::{Claim, MAX_CLAIM_DEPTH};
 use prime_solve::prime::is_prime;
 use prime_solve::text::needs_escape;
-use prime_solve::{Card, Faces, Fault, Functions, Hand, Rules, Solver, check};
+use prime_solve::{Card, Faces, Fault, Functions, Hand, Rules, Solver, Style, check};
 
 /// Every house rule on, so that the referee gets past its early checks.
 fn all_rules() -> Rules {
@@ -168,7 +168,7 @@ proptest! {
         for p in solution.primes().into_iter().take(40) {
             let witness = solution.witness(p).unwrap();
             prop_assert_eq!(witness.cards(), hand.values());
-            let text = witness.render(ascii);
+            let text = witness.render(Style { ascii, ..Style::default() });
             prop_assert_eq!(check(hand, &text, &rules), Ok(p), "{}", text);
         }
     }

@@ -29,7 +29,7 @@ pub fn run(args: &AdviseArgs) -> Result<Verdict> {
     let bar = progress_bar(games_played(&plan), "games", args.work.quiet);
     let found = pool.install(|| advise(&plan, super::memory::budget(), &|| tick(&bar)))?;
     bar.finish_and_clear();
-    let style = args.style.style(args.ascii);
+    let style = args.style.style();
     let markdown = advice::markdown(&plan, &found, style);
     if let Some(path) = &args.out {
         write_file(path, markdown.as_bytes()).context("cannot write the report")?;

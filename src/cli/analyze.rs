@@ -123,8 +123,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             }
         )
     })?;
-    let files =
-        pool.install(|| report::render(&analyses, &not_done, args.style.style(args.ascii), detail));
+    let files = pool.install(|| report::render(&analyses, &not_done, args.style.style(), detail));
     write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {
         Format::Json => {
@@ -132,7 +131,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             serde_json::to_string_pretty(&json::analyses(
                 &analyses,
                 &not_done,
-                args.style.style(args.ascii),
+                args.style.style(),
                 files.len(),
                 &folder,
             ))? + "\n"

@@ -8,8 +8,8 @@ use anyhow::{Context, Result};
 use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-use prime_solve::expr::{Brackets, Style};
 use prime_solve::game::{Endgame, Models};
+use prime_solve::{Brackets, Style};
 use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
@@ -302,14 +302,15 @@ pub struct OutputArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Print * / ^ and sqrt() instead of × ÷ and √.
-    #[arg(long)]
-    pub ascii: bool,
 }
 
-/// How witnesses are written in files and tables.
+/// How witnesses and cards are written: the one `--ascii` and
+/// `--brackets` of every command that writes them.
 #[derive(Args)]
 pub struct StyleArgs {
+    /// Write * / ^, sqrt() and suits as letters instead of × ÷ √ and ♥.
+    #[arg(long)]
+    pub ascii: bool,
     /// Brackets in witnesses: `minimal` (10 + 8 ÷ 8) or `full`, every
     /// compound operand bracketed (10 + (8 ÷ 8)), for classrooms.
     #[arg(long, value_enum, value_name = "HOW", default_value = "minimal")]
@@ -317,10 +318,10 @@ pub struct StyleArgs {
 }
 
 impl StyleArgs {
-    /// The style, with ASCII operators or not.
-    pub fn style(&self, ascii: bool) -> Style {
+    /// The style the flags ask for.
+    pub fn style(&self) -> Style {
         Style {
-            ascii,
+            ascii: self.ascii,
             brackets: self.brackets,
         }
     }
@@ -482,9 +483,6 @@ pub struct AnalyzeArgs {
     /// Print the answers as text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Write witnesses in the reports with * / ^ and sqrt() instead of × ÷ and √.
-    #[arg(long)]
-    pub ascii: bool,
     #[command(flatten)]
     pub style: StyleArgs,
     #[command(flatten)]
@@ -513,9 +511,6 @@ pub struct TableArgs {
     /// written as it is.
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Print * / ^ and sqrt() instead of × ÷ and √.
-    #[arg(long)]
-    pub ascii: bool,
     #[command(flatten)]
     pub style: StyleArgs,
     #[command(flatten)]
@@ -596,9 +591,6 @@ pub struct AdviseArgs {
     /// Print the report as Markdown text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
     pub format: Format,
-    /// Write witnesses with ASCII operators (* / ^ T ! sqrt).
-    #[arg(long)]
-    pub ascii: bool,
     #[command(flatten)]
     pub style: StyleArgs,
     #[command(flatten)]
@@ -760,6 +752,8 @@ pub struct PracticeArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
+    pub style: StyleArgs,
+    #[command(flatten)]
     pub rules: RuleArgs,
     #[command(flatten)]
     pub memory: MemoryArgs,
@@ -841,6 +835,8 @@ pub struct PlayArgs {
     pub script: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub style: StyleArgs,
     #[command(flatten)]
     pub models: ModelsArgs,
     #[command(flatten)]

@@ -8,6 +8,7 @@ use std::time::SystemTime;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
+use prime_solve::Style;
 use prime_solve::engine::Solver;
 use prime_solve::game::live::{Finished, Made, Round};
 use prime_solve::game::play::{Duel, Game, Multi};
@@ -114,7 +115,7 @@ pub struct Table<'a> {
     pub live: Live<'a>,
     pub names: Vec<String>,
     solver: Solver,
-    pub ascii: bool,
+    pub style: Style,
     pub max_turns: Option<u32>,
 }
 
@@ -124,7 +125,7 @@ impl Table<'_> {
     }
 
     fn card(&self, id: u8) -> String {
-        face(self.live.setup.card(id), self.ascii)
+        face(self.live.setup.card(id), self.style)
     }
 
     pub fn held(&self) -> Vec<Held> {
@@ -195,7 +196,7 @@ impl Table<'_> {
                 .solve_primes(hand)
                 .ok()
                 .and_then(|s| s.witness(p))
-                .map(|e| e.render(self.ascii)),
+                .map(|e| e.render(self.style)),
             _ => None,
         };
         let fault = match (&c.fault, c.valid, c.claim.is_some()) {
@@ -482,7 +483,7 @@ pub fn run(args: &PlayArgs) -> Result<Verdict> {
         live,
         names: names(&bots),
         solver: Solver::new(rules)?,
-        ascii: args.output.ascii,
+        style: args.style.style(),
         max_turns: args.turns,
     };
     let json = args.output.format == Format::Json;

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use prime_solve::Card;
+use prime_solve::Style;
 use prime_solve::analysis::Difficulty;
 use prime_solve::engine::Solver;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
@@ -156,7 +157,7 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
             print(&format!(
                 "\nHand {n} of {}:  {}\n",
                 args.rounds,
-                show_hand(&cards, &rules, args.output.ascii)
+                show_hand(&cards, &rules, args.style.style())
             ))?;
         }
         if matches!(source, Source::Keyboard) {
@@ -216,14 +217,14 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
                     n,
                     &round,
                     rules.faces,
-                    args.output.ascii,
+                    args.style.style(),
                 ))? + "\n"),
             )?;
         } else {
-            print(&show_round(&round, args.output.ascii, colour))?;
+            print(&show_round(&round, args.style.style(), colour))?;
         }
         if let Some(log) = &mut log {
-            history::append(log, &round, &rules, args.output.ascii)?;
+            history::append(log, &round, &rules, args.style.style())?;
         }
         rounds.push(round);
         if quit {
@@ -231,7 +232,7 @@ pub fn run(args: &PracticeArgs) -> Result<Verdict> {
         }
     }
     if !json {
-        print(&show_summary(&rounds, &rules, seed, args.output.ascii))?;
+        print(&show_summary(&rounds, &rules, seed, args.style.style()))?;
     }
     Ok(Verdict::Yes)
 }
@@ -304,28 +305,28 @@ fn deal_round(
     anyhow::bail!("no hard hand came up in 10,000 deals; drop --hard")
 }
 
-fn show_cards(cards: &[Card], ascii: bool) -> String {
+fn show_cards(cards: &[Card], style: Style) -> String {
     cards
         .iter()
-        .map(|&c| face(c, ascii))
+        .map(|&c| face(c, style))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 /// `Q♥ 7♣ JK   (counts 5 7 7)`.
-fn show_hand(cards: &[Card], rules: &Rules, ascii: bool) -> String {
+fn show_hand(cards: &[Card], rules: &Rules, style: Style) -> String {
     let values = counted(cards, rules.faces).unwrap_or_default();
     let values: Vec<String> = values.iter().map(u8::to_string).collect();
     format!(
         "{}    (counting {})",
-        show_cards(cards, ascii),
+        show_cards(cards, style),
         values.join(" ")
     )
 }
 
-fn show_call(a: Option<&Answer>, ascii: bool) -> String {
+fn show_call(a: Option<&Answer>, style: Style) -> String {
     a.map_or("none: this hand makes no prime".into(), |a| {
-        format!("{} = {}", a.prime, a.witness.render(ascii))
+        format!("{} = {}", a.prime, a.witness.render(style))
     })
 }
 
@@ -339,7 +340,7 @@ fn seconds_digits(ms: u64) -> String {
     format!("{}.{}", ms / 1000, ms % 1000 / 100)
 }
 
-fn show_round(r: &Round, ascii: bool, colour: bool) -> String {
+fn show_round(r: &Round, style: Style, colour: bool) -> String {
     let mut out = match (&r.reply, &r.ruling) {
         (Reply::Claim(claim), Some(Ok(p))) => format!(
             "{} {} = {p}, a prime, in {} ({})\n",
@@ -364,11 +365,11 @@ fn show_round(r: &Round, ascii: bool, colour: bool) -> String {
     let a = &r.answers;
     out.push_str(&format!(
         "  quickest call: {}\n",
-        show_call(a.simplest(), ascii)
+        show_call(a.simplest(), style)
     ));
     out.push_str(&format!(
         "  best call:     {}\n",
-        show_call(a.best(), ascii)
+        show_call(a.best(), style)
     ));
     let missed = r.missed();
     let count = plural(a.primes.len(), "prime", "primes");
@@ -397,7 +398,7 @@ fn list(values: &[Value], max: usize) -> String {
     s.join(" ")
 }
 
-fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, ascii: bool) -> String {
+fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, style: Style) -> String {
     let s = Summary::of(rounds);
     let mut out = format!(
         "\nSummary: {} of {} correct",
@@ -414,7 +415,7 @@ fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, ascii: bool) -> Stri
     out.push_str(&format!("; score {}\n", s.score));
     let hand = |i: usize| {
         let r = &rounds[i];
-        format!("{} ({})", show_cards(&r.cards, ascii), seconds(r.ms))
+        format!("{} ({})", show_cards(&r.cards, style), seconds(r.ms))
     };
     if !s.slowest.is_empty() {
         let slow: Vec<String> = s.slowest.iter().map(|&i| hand(i)).collect();
@@ -424,9 +425,9 @@ fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, ascii: bool) -> Stri
         let a = &rounds[i].answers;
         out.push_str(&format!(
             "  missed: {}: quickest {}; best {}\n",
-            show_cards(&rounds[i].cards, ascii),
-            show_call(a.simplest(), ascii),
-            show_call(a.best(), ascii)
+            show_cards(&rounds[i].cards, style),
+            show_call(a.simplest(), style),
+            show_call(a.best(), style)
         ));
     }
     out.push_str(&format!(
@@ -461,16 +462,16 @@ struct RoundJson {
 }
 
 impl RoundJson {
-    fn of(n: u32, r: &Round, faces: Faces, ascii: bool) -> RoundJson {
+    fn of(n: u32, r: &Round, faces: Faces, style: Style) -> RoundJson {
         let call = |a: Option<&Answer>| {
             a.map(|a| CallJson {
                 prime: a.prime,
-                witness: a.witness.render(ascii),
+                witness: a.witness.render(style),
             })
         };
         RoundJson {
             round: n,
-            hand: r.cards.iter().map(|&c| face(c, ascii)).collect(),
+            hand: r.cards.iter().map(|&c| face(c, style)).collect(),
             values: counted(&r.cards, faces).unwrap_or_default(),
             claim: match &r.reply {
                 Reply::Claim(c) => Some(c.clone()),

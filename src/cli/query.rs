@@ -32,7 +32,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let answer = solver.query(hand, want)?;
     drop(spinner);
     let pruned = answer.pruned();
-    let style = args.style.style(args.output.ascii);
+    let style = args.style.style();
     // The primes with their witnesses are held until they are written;
     // the text itself, and the list of values (87 million of them for six
     // cards under T), go out as they are written.

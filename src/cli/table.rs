@@ -19,7 +19,7 @@ pub fn run(args: &TableArgs) -> Result<Verdict> {
     let spinner = Spinner::start("solving", false);
     let analysis = analyze(rules, 3, crate::cli::memory::budget(), &|_| {})?;
     drop(spinner);
-    let style = args.style.style(args.ascii);
+    let style = args.style.style();
     let text = match args.format {
         TableFormat::Md => strategy::markdown(&analysis, style),
         TableFormat::Csv => strategy::csv(&analysis, style),

@@ -86,7 +86,7 @@ impl Solver {
     /// let solution = solver.solve(Hand::from_values(&[4, 6, 8]))?;
     /// assert_eq!(solution.primes(), vec![2, 3]);
     /// let witness = solution.witness(3).expect("3 is reached");
-    /// assert_eq!(witness.render(true), "(6 * 4) / 8");
+    /// assert_eq!(witness.render(Style::ASCII), "(6 * 4) / 8");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///

@@ -8,9 +8,10 @@ use super::primes::Tally;
 use super::values::HandValues;
 use super::{Goal, Solution, SolveError, Solver};
 use crate::arith::Value;
-use crate::expr::{Expr, Style};
+use crate::expr::Expr;
 use crate::hand::Hand;
 use crate::rules::Rules;
+use crate::style::Style;
 
 /// The largest hands whose operations beyond the bound a query (and a
 /// sweep) counts: from five cards on, counting them means building every
@@ -95,7 +96,7 @@ impl Solver {
     /// let answer = solver.query(Hand::from_values(&[4, 6, 8]), Want::Primes)?;
     /// assert_eq!(answer.primes(), vec![2, 3]);
     /// let witness = answer.witness(3).expect("3 is made");
-    /// assert_eq!(witness.render_with(Style::ASCII), "(6 * 4) / 8");
+    /// assert_eq!(witness.render(Style::ASCII), "(6 * 4) / 8");
     /// assert!(answer.values().is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -197,7 +198,7 @@ impl<'s> Answer<'s> {
         let render = |p: Value| {
             self.witness(p)
                 .expect("a reached prime has a witness")
-                .render_with(style)
+                .render(style)
         };
         // Rendered once to measure them, one at a time.
         let witness_bytes: u64 = primes.iter().map(|&p| render(p).len() as u64).sum();

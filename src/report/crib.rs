@@ -317,8 +317,11 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
                             Anchor::Middle,
                             best,
                         );
-                        let call =
-                            format!("{}={}", quick.prime, tight(&quick.witness.render(false)));
+                        let call = format!(
+                            "{}={}",
+                            quick.prime,
+                            tight(&quick.witness.render(crate::style::Style::UNICODE))
+                        );
                         let fit = (cell_w - 3.0) / text_width(&call, false);
                         let size = CALL_SIZE.min(fit).max(MIN_CALL_SIZE);
                         text(&mut m, mid, top + 5.0, size, false, Anchor::Middle, call);

@@ -1,8 +1,8 @@
 //! `hands.csv`: one row per hand, sorted by hand.
 
 use crate::analysis::{Analysis, Difficulty, Witnessed};
-use crate::expr::Style;
 use crate::report::list;
+use crate::style::Style;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 11] = [

@@ -10,9 +10,9 @@ use serde_json::{Value as Json, json};
 
 use crate::analysis::{Analysis, NotDone, Witnessed};
 use crate::arith::Value;
-use crate::expr::Style;
 use crate::game::sim::{Simulation, Spread, Summary, wilson};
 use crate::ratio::Ratio;
+use crate::style::Style;
 
 /// The version of the JSON layout; it changes when a field changes meaning
 /// or goes away (new fields may appear without it).
@@ -54,7 +54,7 @@ pub fn call(c: &Witnessed, style: Style) -> Json {
     json!({
         "prime": integer(c.prime),
         "prime_text": c.prime.to_string(),
-        "witness": c.witness.render_with(style),
+        "witness": c.witness.render(style),
     })
 }
 

@@ -16,7 +16,7 @@ pub mod summary;
 use std::path::PathBuf;
 
 use crate::analysis::{Analysis, NotDone};
-use crate::expr::Style;
+use crate::style::Style;
 
 /// A file to write, with its path relative to the output folder.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 use crate::analysis::{Analysis, Difficulty, HandResult, Witnessed};
 use crate::arith::Value;
-use crate::expr::Style;
 use crate::hand::Hand;
 use crate::report::csv::difficulty;
+use crate::style::Style;
 
 /// The three tables in Markdown, witnesses printed in `style`.
 pub fn markdown(a: &Analysis, style: Style) -> String {

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 
 use crate::analysis::Analysis;
 use crate::arith::Value;
-use crate::expr::Style;
 use crate::prime::is_prime;
 use crate::ratio::Ratio;
 use crate::report::{grid, index, list, plot};
 use crate::rules::DEFAULT_MAX_PRIME;
+use crate::style::Style;
 
 /// The summary, witnesses printed in `style`.
 ///

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 
+use prime_solve::Style;
 use prime_solve::text::echo;
 use std::path::Path;
 use std::time::SystemTime;
@@ -103,11 +104,11 @@ fn ends_a_line(path: &Path, len: u64) -> std::io::Result<bool> {
 
 /// Appends one round and flushes it, so that a drill stopped at any point
 /// keeps every hand played.
-pub fn append(log: &mut Log, r: &Round, rules: &Rules, ascii: bool) -> Result<()> {
+pub fn append(log: &mut Log, r: &Round, rules: &Rules, style: Style) -> Result<()> {
     let cards: Vec<String> = r
         .cards
         .iter()
-        .map(|&c| prime_solve::practice::face(c, ascii))
+        .map(|&c| prime_solve::practice::face(c, style))
         .collect();
     let (claim, verdict) = match (&r.reply, &r.ruling) {
         (Reply::Claim(c), Some(Ok(_))) => (c.as_str(), "valid"),
