@@ -265,9 +265,10 @@ pub const SCREEN_ABOVE_BOUND: u64 = 1_000_000;
 /// ```
 /// use prime_solve::Rules;
 /// use prime_solve::analysis::analyze;
+/// use prime_solve::engine::Budget;
 ///
 /// // The rules as written: every three-card deal makes a prime.
-/// let a = analyze(Rules::default(), 3, &crate::engine::Budget::unlimited(), &|_| {})?;
+/// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
 /// assert_eq!(a.failing().count(), 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

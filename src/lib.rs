@@ -21,6 +21,7 @@ pub mod referee;
 pub mod report;
 pub mod rng;
 pub mod rules;
+pub mod stats;
 mod style;
 pub mod text;
 

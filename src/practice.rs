@@ -110,7 +110,7 @@ impl Answers {
     /// Every prime `hand` makes, with its simplest witness.
     ///
     /// ```
-    /// use prime_solve::{Hand, Rules, Solver};
+    /// use prime_solve::{Hand, Rules, Solver, Style};
     /// use prime_solve::practice::Answers;
     /// let solver = Solver::new(Rules::default()).unwrap();
     /// let a = Answers::of(&solver, Hand::from_values(&[4, 6, 8])).unwrap();
@@ -173,33 +173,6 @@ impl Answers {
     }
 }
 
-/// The longest claim a player may make: far beyond any real one, and
-/// short enough that no claim can nest deeply enough to hurt the parser.
-pub const MAX_CLAIM: usize = 300;
-
-/// The referee's ruling on a claim typed at the table: [`check`], after
-/// refusing a claim longer than [`MAX_CLAIM`] characters.
-///
-/// ```
-/// use prime_solve::{Hand, Rules};
-/// use prime_solve::practice::referee;
-/// let hand = Hand::from_values(&[4, 6, 8]);
-/// assert_eq!(referee(hand, "6*4/8", &Rules::default()), Ok(3));
-/// assert!(referee(hand, &"(".repeat(400), &Rules::default()).is_err());
-/// ```
-///
-/// # Errors
-/// The referee's [`Fault`], or a parse fault for a claim too long to be
-/// said at the table.
-pub fn referee(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
-    if claim.chars().count() > MAX_CLAIM {
-        return Err(Fault::TooLarge(format!(
-            "the claim is longer than {MAX_CLAIM} characters"
-        )));
-    }
-    check(hand, claim, rules)
-}
-
 /// What the player did in a round.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
@@ -231,7 +204,7 @@ impl Round {
         rules: &Rules,
     ) -> Round {
         let ruling = match &reply {
-            Reply::Claim(claim) => Some(referee(answers.hand, claim, rules)),
+            Reply::Claim(claim) => Some(check(answers.hand, claim, rules)),
             Reply::Pass => None,
         };
         Round {
@@ -314,7 +287,7 @@ impl Summary {
         Summary {
             rounds: rounds.len(),
             correct: rounds.iter().filter(|r| r.prime().is_some()).count(),
-            median_ms: median(&times),
+            median_ms: crate::stats::median(&times),
             worst_ms: times.last().copied(),
             score: rounds.iter().map(Round::score).sum(),
             missed: (0..rounds.len())
@@ -322,15 +295,6 @@ impl Summary {
                 .collect(),
             slowest,
         }
-    }
-}
-
-/// The median of sorted numbers (the lower middle for an even count).
-pub fn median(sorted: &[u64]) -> Option<u64> {
-    if sorted.is_empty() {
-        None
-    } else {
-        Some(sorted[(sorted.len() - 1) / 2])
     }
 }
 

@@ -34,6 +34,9 @@ pub enum Fault {
     TooDeep { depth: u8, allowed: u8 },
     #[error("{0}")]
     NotPrime(String),
+    /// A claim longer than [`MAX_CLAIM`] characters.
+    #[error("the claim is longer than {MAX_CLAIM} characters")]
+    TooLong,
     /// A prime above the ceiling on primes.
     #[error("{value} is above the highest prime allowed, {max}")]
     AboveCeiling { value: Value, max: u64 },
@@ -48,7 +51,7 @@ impl Fault {
             Fault::Parse(_) => "parse",
             Fault::Cards(_) => "cards",
             Fault::Inexact(_) => "inexact",
-            Fault::TooLarge(_) => "too-large",
+            Fault::TooLarge(_) | Fault::TooLong => "too-large",
             Fault::NotAllowed { .. } | Fault::TooDeep { .. } => "not-allowed",
             Fault::NotPrime(_) => "not-prime",
             Fault::AboveCeiling { .. } => "above-ceiling",
@@ -58,6 +61,10 @@ impl Fault {
 
 /// Slots for the cards left to use, indexed by value (0 unused).
 const CARD_SLOTS: usize = MAX_CARD_VALUE as usize + 1;
+
+/// The longest claim the referee reads: far beyond any real one, and
+/// short enough that no claim can nest deeply enough to hurt the parser.
+pub const MAX_CLAIM: usize = 300;
 
 /// Rules on `claim` for `hand`: the prime it makes, or the first fault.
 ///
@@ -69,13 +76,18 @@ const CARD_SLOTS: usize = MAX_CARD_VALUE as usize + 1;
 /// let fault = check(hand, "6 * 8 / 4", &Rules::default()).unwrap_err();
 /// assert_eq!(fault.kind(), "not-prime");
 /// # let _: Fault = fault;
+/// assert_eq!(check(hand, &"(".repeat(400), &Rules::default()), Err(Fault::TooLong));
 /// ```
 ///
 /// # Errors
-/// The first [`Fault`] in the order the referee checks: the claim parses,
+/// The first [`Fault`] in the order the referee checks: the claim is at
+/// most [`MAX_CLAIM`] characters, parses,
 /// uses each card once, is exact and within the bound, uses only allowed
 /// operations, is prime, and is within the ceiling.
 pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
+    if claim.chars().count() > MAX_CLAIM {
+        return Err(Fault::TooLong);
+    }
     let claim = Claim::parse(claim)?;
     check_cards(hand, &claim, rules)?;
     let value = eval(&claim, rules.max_value)?;
@@ -713,9 +725,12 @@ mod tests {
             juxtapose: true,
             ..Rules::default()
         };
+        // Past the referee's length cap, straight to the cards' check.
         let claim = vec!["1111111111111111111"; 150].join("+");
+        let claim = Claim::parse(&claim).unwrap();
+        let fault = check_cards(Hand::from_values(&[1, 1, 1]), &claim, &j).unwrap_err();
         assert_eq!(
-            fault(&[1, 1, 1], &claim, &j),
+            fault.to_string(),
             "1111111111111111111 is not a card in the hand (1 1 1)"
         );
     }

@@ -105,7 +105,7 @@ impl Record {
             passes: t.passes,
             won: t.won,
             ties: t.ties,
-            median_ms: (!times.is_empty()).then(|| times[(times.len() - 1) / 2]),
+            median_ms: prime_solve::stats::median(&times),
         }
     }
 }

@@ -76,11 +76,11 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver for `rules`, charging its tables to the process's memory
-    /// budget ([`Budget::process`]).
+    /// A solver for `rules`, with no limit on the memory its tables take
+    /// until [`Solver::with_budget`] gives it one.
     ///
     /// ```
-    /// use prime_solve::{Hand, Rules, Solver};
+    /// use prime_solve::{Hand, Rules, Solver, Style};
     ///
     /// let solver = Solver::new(Rules::default())?;
     /// let solution = solver.solve(Hand::from_values(&[4, 6, 8]))?;

@@ -7,8 +7,8 @@ use crate::game::play::{Game, Record, Setup, Shown, play};
 use crate::game::turn::Call;
 use crate::game::turn::{Outcome, resolve};
 use crate::hand::Hand;
-use crate::practice::referee;
 use crate::referee::Fault;
+use crate::referee::check;
 use crate::rng::Rng;
 use crate::rules::Rules;
 
@@ -197,7 +197,7 @@ impl<'a> Live<'a> {
     /// The person calls `claim` at `ms`: the referee rules on it now.
     pub fn call(&self, round: &mut Round, ms: u32, claim: &str) {
         let ruling = match round.hand {
-            Some(hand) => referee(hand, claim, &self.rules),
+            Some(hand) => check(hand, claim, &self.rules),
             None => Err(Fault::Cards("Jokers only make no hand".into())),
         };
         round.person = Person::Called {

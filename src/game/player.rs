@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arith::Value;
 use crate::game::calls::Callable;
-use crate::game::turn::{Call, Timing};
+use crate::game::turn::{Call, Timing, TimingError};
 use crate::rng::Rng;
 use crate::rules::{Functions, HouseRules};
 
@@ -218,15 +218,12 @@ impl Model {
     /// Checks that the numbers make sense.
     ///
     /// # Errors
-    /// A sentence naming the first field out of range.
-    pub fn validate(&self) -> Result<(), String> {
+    /// [`ModelError`] naming the first field out of range.
+    pub fn validate(&self) -> Result<(), ModelError> {
         let name = &self.name;
         let word = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
         if name.is_empty() || name.chars().count() > MAX_NAME || !name.chars().all(word) {
-            return Err(format!(
-                "a model's name must be a word of letters, digits, - and _ (at most {MAX_NAME}), not `{}`",
-                crate::text::excerpt(name)
-            ));
+            return Err(ModelError::Name(name.to_string()));
         }
         let fields = [
             ("reach", self.reach),
@@ -243,16 +240,18 @@ impl Model {
         ];
         for (field, v) in fields {
             if !(0.0..=1e7).contains(&v) {
-                return Err(format!(
-                    "model `{name}`: {field} must be a number from 0 to 10000000, not {v}"
-                ));
+                return Err(ModelError::OutOfRange {
+                    model: name.to_string(),
+                    field,
+                    value: v,
+                });
             }
         }
         if self.slope <= 0.0 {
-            return Err(format!("model `{name}`: slope must be above 0"));
+            return Err(ModelError::Slope(name.to_string()));
         }
         if self.known_primes < 2 {
-            return Err(format!("model `{name}`: known_primes must be at least 2"));
+            return Err(ModelError::KnownPrimes(name.to_string()));
         }
         Ok(())
     }
@@ -332,41 +331,73 @@ impl Default for Models {
     }
 }
 
+/// What is wrong with a model, a models file, or a model's name.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    #[error("the file is longer than 1 MiB")]
+    FileTooLong,
+    #[error("{}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+    Toml {
+        line: Option<usize>,
+        message: String,
+    },
+    #[error("at most {MAX_MODELS} models, not {0}")]
+    TooMany(usize),
+    #[error("model `{0}` is defined twice")]
+    Twice(String),
+    #[error(
+        "a model's name must be a word of letters, digits, - and _ (at most {MAX_NAME}), not `{}`",
+        crate::text::excerpt(.0)
+    )]
+    Name(String),
+    #[error("model `{model}`: {field} must be a number from 0 to 10000000, not {value}")]
+    OutOfRange {
+        model: String,
+        field: &'static str,
+        value: f64,
+    },
+    #[error("model `{0}`: slope must be above 0")]
+    Slope(String),
+    #[error("model `{0}`: known_primes must be at least 2")]
+    KnownPrimes(String),
+    #[error(
+        "unknown player model `{}`: use {}",
+        crate::text::excerpt(name),
+        crate::text::or_list(known)
+    )]
+    Unknown { name: String, known: Vec<String> },
+    #[error(transparent)]
+    Timing(#[from] TimingError),
+}
+
 impl Models {
     /// The models of a TOML file (see [`Models::to_toml`]), added to the
     /// built-in ones: a model of the same name replaces the built-in.
     ///
     /// # Errors
-    /// A sentence saying what is wrong with the text.
-    pub fn from_toml(text: &str) -> Result<Models, String> {
+    /// [`ModelError`] saying what is wrong with the text.
+    pub fn from_toml(text: &str) -> Result<Models, ModelError> {
         if text.len() > MAX_MODELS_FILE {
-            return Err("the file is longer than 1 MiB".to_string());
+            return Err(ModelError::FileTooLong);
         }
-        let file: Models = toml::from_str(text).map_err(|e| {
-            let message = e.message().trim().to_string();
-            match e.span() {
-                Some(span) => {
-                    let line = text[..span.start.min(text.len())].lines().count().max(1);
-                    format!("line {line}: {message}")
-                }
-                None => message,
-            }
+        let file: Models = toml::from_str(text).map_err(|e| ModelError::Toml {
+            line: e
+                .span()
+                .map(|span| text[..span.start.min(text.len())].lines().count().max(1)),
+            message: e.message().trim().to_string(),
         })?;
         let mut models = Models {
             timing: file.timing,
             models: Model::ALL.to_vec(),
         };
         if file.models.len() > MAX_MODELS {
-            return Err(format!(
-                "at most {MAX_MODELS} models, not {}",
-                file.models.len()
-            ));
+            return Err(ModelError::TooMany(file.models.len()));
         }
         let mut seen = std::collections::HashSet::new();
         for m in &file.models {
             m.validate()?;
             if !seen.insert(m.name.to_lowercase()) {
-                return Err(format!("model `{}` is defined twice", m.name));
+                return Err(ModelError::Twice(m.name.to_string()));
             }
         }
         for m in file.models {
@@ -396,19 +427,15 @@ impl Models {
     /// The model called `name` (any case).
     ///
     /// # Errors
-    /// A sentence naming the models there are.
-    pub fn get(&self, name: &str) -> Result<Model, String> {
+    /// [`ModelError::Unknown`], with the names of the models there are.
+    pub fn get(&self, name: &str) -> Result<Model, ModelError> {
         self.models
             .iter()
             .find(|m| m.name.eq_ignore_ascii_case(name.trim()))
             .cloned()
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.models.iter().map(|m| &*m.name).collect();
-                format!(
-                    "unknown player model `{}`: use {}",
-                    crate::text::excerpt(name),
-                    crate::text::or_list(&names)
-                )
+            .ok_or_else(|| ModelError::Unknown {
+                name: name.to_string(),
+                known: self.models.iter().map(|m| m.name.to_string()).collect(),
             })
     }
 
@@ -416,7 +443,7 @@ impl Models {
     ///
     /// # Errors
     /// As [`Models::get`].
-    pub fn lineup<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<Model>, String> {
+    pub fn lineup<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<Model>, ModelError> {
         names.iter().map(|n| self.get(n.as_ref())).collect()
     }
 }
@@ -585,7 +612,7 @@ mod tests {
         assert_eq!(models.get("expert").unwrap(), Model::EXPERT);
         assert_eq!(models.timing.tie_window_ms, 50);
         assert_eq!(models.models.len(), 4);
-        let err = models.get("grandmaster").unwrap_err();
+        let err = models.get("grandmaster").unwrap_err().to_string();
         assert!(err.contains("expert, club, novice or fast"), "{err}");
     }
 
@@ -609,11 +636,11 @@ mod tests {
         ] {
             assert!(base.contains(from), "{from}");
             let text = base.replacen(from, to, 1);
-            let err = Models::from_toml(&text).unwrap_err();
+            let err = Models::from_toml(&text).unwrap_err().to_string();
             assert!(err.contains(says), "{from} -> {to}: {err}");
         }
         let twice = format!("{base}{}", &base[base.find("\n[[model]]").unwrap()..]);
-        let err = Models::from_toml(&twice).unwrap_err();
+        let err = Models::from_toml(&twice).unwrap_err().to_string();
         assert!(err.contains("defined twice"), "{err}");
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::engine::{Budget, Charge, SolveError};
 use crate::game::calls::CallBook;
 use crate::game::play::{Duel, Endgame, Game, Multi, Record, Setup, play};
-use crate::game::player::Model;
+use crate::game::player::{Model, ModelError};
 use crate::game::turn::Timing;
 use crate::hand::MAX_CARDS;
 use crate::ratio::Ratio;
@@ -86,6 +86,7 @@ impl Simulation {
 /// Plays every game; `tick` is called after each (from any thread).
 ///
 /// ```
+/// use prime_solve::engine::Budget;
 /// use prime_solve::game::{Model, Simulation, Timing, simulate};
 /// use prime_solve::Rules;
 ///
@@ -99,7 +100,7 @@ impl Simulation {
 ///     timing: Timing::default(),
 ///     endgame: Default::default(),
 /// };
-/// let records = simulate(&sim, &crate::engine::Budget::unlimited(), &crate::engine::Budget::unlimited(), &|| {})?;
+/// let records = simulate(&sim, &Budget::unlimited(), &|| {})?;
 /// assert_eq!(records.len(), 20);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -174,9 +175,10 @@ pub fn wilson(k: usize, n: usize) -> [f64; 2] {
 /// How many resamples [`bootstrap`] draws.
 pub const BOOTSTRAP_RESAMPLES: usize = 1000;
 
-/// The `pct`th percentile of sorted `xs` as [`Spread`] takes it.
+/// The `pct`th percentile of sorted `xs` as [`Spread`] takes it
+/// ([`crate::stats::percentile`]), of numbers known not to be empty.
 fn percentile(sorted: &[u32], pct: usize) -> u32 {
-    sorted[(sorted.len() - 1) * pct / 100]
+    crate::stats::percentile(sorted, pct).unwrap_or(0)
 }
 
 /// 95% percentile-bootstrap intervals for the `pcts`th percentiles of `xs`
@@ -381,7 +383,7 @@ fn phases(records: &[Record]) -> [Phase; 2] {
     ]
 }
 
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum SimError {
     #[error(
         "{} given: the {} game needs {}",
@@ -394,8 +396,8 @@ pub enum SimError {
     Empty,
     #[error("paired games need the same kind of game and the same number of players")]
     Unpaired,
-    #[error("{0}")]
-    Model(String),
+    #[error(transparent)]
+    Model(#[from] ModelError),
     #[error(transparent)]
     Rules(#[from] RulesError),
     #[error(transparent)]

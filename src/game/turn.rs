@@ -18,22 +18,35 @@ impl Timing {
     /// override window, both under a minute.
     ///
     /// # Errors
-    /// A sentence saying which window is out of range.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.override_window_ms > 60_000 {
-            return Err(format!(
-                "the override window must be at most 60000 ms, not {}",
-                self.override_window_ms
-            ));
+    /// [`TimingError`] naming the window out of range.
+    pub fn validate(&self) -> Result<(), TimingError> {
+        if self.override_window_ms > MAX_WINDOW_MS {
+            return Err(TimingError::OverrideTooLong {
+                ms: self.override_window_ms,
+            });
         }
         if self.tie_window_ms > self.override_window_ms {
-            return Err(format!(
-                "the tie window ({} ms) must not be longer than the override window ({} ms)",
-                self.tie_window_ms, self.override_window_ms
-            ));
+            return Err(TimingError::TieLongerThanOverride {
+                tie_ms: self.tie_window_ms,
+                override_ms: self.override_window_ms,
+            });
         }
         Ok(())
     }
+}
+
+/// The longest override window a table may set.
+pub const MAX_WINDOW_MS: u32 = 60_000;
+
+/// A table's timing that makes no sense ([`Timing::validate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimingError {
+    #[error("the override window must be at most {MAX_WINDOW_MS} ms, not {ms}")]
+    OverrideTooLong { ms: u32 },
+    #[error(
+        "the tie window ({tie_ms} ms) must not be longer than the override window ({override_ms} ms)"
+    )]
+    TieLongerThanOverride { tie_ms: u32, override_ms: u32 },
 }
 
 impl Default for Timing {

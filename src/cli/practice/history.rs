@@ -12,7 +12,8 @@ use std::time::SystemTime;
 use anyhow::{Context, Result, bail};
 
 use prime_solve::Rules;
-use prime_solve::practice::{Reply, Round, median};
+use prime_solve::practice::{Reply, Round};
+use prime_solve::stats::median;
 use prime_solve::text::plural;
 
 const HEADER: [&str; 8] = [
