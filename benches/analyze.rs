@@ -19,7 +19,7 @@ fn all_rule_sets_three_cards() -> usize {
     let analyses = analyze_all(
         &all_rule_sets(),
         3,
-        &prime_solve::engine::Budget::unlimited(),
+        &prime_solve::Budget::unlimited(),
         &|_| {},
     )
     .unwrap();
@@ -33,7 +33,7 @@ fn six_cards_rank_faces() -> usize {
         faces: Faces::Rank,
         ..Rules::default()
     };
-    analyze(rules, 6, &prime_solve::engine::Budget::unlimited(), &|_| {})
+    analyze(rules, 6, &prime_solve::Budget::unlimited(), &|_| {})
         .unwrap()
         .hands
         .len()
@@ -46,7 +46,7 @@ fn all_rule_sets_four_cards() -> usize {
     analyze_all(
         &all_rule_sets(),
         4,
-        &prime_solve::engine::Budget::unlimited(),
+        &prime_solve::Budget::unlimited(),
         &|_| {},
     )
     .unwrap()
@@ -65,7 +65,7 @@ fn all_rule_sets_four_cards_summaries() -> usize {
         cards,
         &screen,
         Pruned::Flagged,
-        &prime_solve::engine::Budget::unlimited(),
+        &prime_solve::Budget::unlimited(),
         &|_| {},
     )
     .unwrap()
@@ -81,7 +81,7 @@ fn five_cards_triangles() -> usize {
         functions: Functions::TRI,
         ..Rules::default()
     };
-    analyze(rules, 5, &prime_solve::engine::Budget::unlimited(), &|_| {})
+    analyze(rules, 5, &prime_solve::Budget::unlimited(), &|_| {})
         .unwrap()
         .hands
         .len()
@@ -95,7 +95,7 @@ fn five_cards_every_function() -> usize {
         functions: Functions::ALL,
         ..Rules::default()
     };
-    analyze(rules, 5, &prime_solve::engine::Budget::unlimited(), &|_| {})
+    analyze(rules, 5, &prime_solve::Budget::unlimited(), &|_| {})
         .unwrap()
         .hands
         .len()
@@ -109,7 +109,7 @@ fn six_cards_triangles() -> usize {
         functions: Functions::TRI,
         ..Rules::default()
     };
-    analyze(rules, 6, &prime_solve::engine::Budget::unlimited(), &|_| {})
+    analyze(rules, 6, &prime_solve::Budget::unlimited(), &|_| {})
         .unwrap()
         .hands
         .len()
@@ -126,7 +126,7 @@ fn six_cards_every_function_rank_faces() -> usize {
         functions: Functions::ALL,
         ..Rules::default()
     };
-    analyze(rules, 6, &prime_solve::engine::Budget::unlimited(), &|_| {})
+    analyze(rules, 6, &prime_solve::Budget::unlimited(), &|_| {})
         .unwrap()
         .hands
         .len()

@@ -21,7 +21,7 @@ fn ten_thousand_three_player_games() -> usize {
         timing: Timing::default(),
         endgame: Default::default(),
     };
-    simulate(&sim, &prime_solve::engine::Budget::unlimited(), &|| {})
+    simulate(&sim, &prime_solve::Budget::unlimited(), &|| {})
         .unwrap()
         .len()
 }
@@ -47,7 +47,7 @@ fn paired_two_thousand_games_with_powers() -> u64 {
     prime_solve::game::paired(
         &sim(true),
         &sim(false),
-        &prime_solve::engine::Budget::unlimited(),
+        &prime_solve::Budget::unlimited(),
         &|| {},
     )
     .unwrap()

@@ -117,7 +117,7 @@ fn six_card_hands(faces: Faces) -> Vec<Hand> {
 
 /// The hands of `k` cards that `faces` deals.
 fn dealt(k: usize, faces: Faces) -> Vec<Hand> {
-    prime_solve::deck::deal(k, faces)
+    prime_solve::deal(k, faces)
         .0
         .iter()
         .map(|d| d.hand)
@@ -290,7 +290,7 @@ fn primes_up_to_97(faces: Faces, hands: &[Hand]) -> usize {
         .map(|&h| {
             let set = sets.values(h).unwrap();
             set.within(2, 97)
-                .filter(|&v| prime_solve::prime::is_prime(v))
+                .filter(|&v| prime_solve::is_prime(v))
                 .count()
         })
         .sum()

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::collections::BTreeMap;
 
 use crate::analysis::{Analysis, Difficulty, HandResult, analyze};
-use crate::game::paired::paired;
-use crate::game::player::{Model, Models};
-use crate::game::sim::{SimError, Simulation, Summary, simulate};
+use crate::game::paired;
+use crate::game::{Model, Models};
+use crate::game::{SimError, Simulation, Summary, simulate};
 use crate::hand::Hand;
 use crate::pack;
 use crate::ratio::Ratio;
@@ -335,7 +335,7 @@ pub struct Plan {
     pub max_turns: u32,
 }
 
-/// Analyses and plays every house rule of [`house_rules`]; `tick` is called
+/// Analyses and plays every house rule of [`proposals`]; `tick` is called
 /// after each game (from any thread).
 ///
 /// # Errors

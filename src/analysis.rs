@@ -187,7 +187,7 @@ impl NotDone {
     /// ```
     /// use prime_solve::Rules;
     /// use prime_solve::analysis::NotDone;
-    /// use prime_solve::error::SolveError;
+    /// use prime_solve::SolveError;
     ///
     /// let why = SolveError::Memory { needed: 3 << 30, limit: 1 << 30, estimated: true };
     /// let n = NotDone { rules: Rules::default(), cards: 6, why };
@@ -232,7 +232,7 @@ impl NotDone {
 /// ```
 /// use prime_solve::Rules;
 /// use prime_solve::analysis::screen;
-/// use prime_solve::rules::Functions;
+/// use prime_solve::Functions;
 ///
 /// let any = Rules { max_prime: None, functions: Functions::TRI, ..Rules::default() };
 /// assert_eq!(screen(&any, 5), Some(97));
@@ -265,7 +265,7 @@ pub const SCREEN_ABOVE_BOUND: u64 = 1_000_000;
 /// ```
 /// use prime_solve::Rules;
 /// use prime_solve::analysis::analyze;
-/// use prime_solve::engine::Budget;
+/// use prime_solve::Budget;
 ///
 /// // The rules as written: every three-card deal makes a prime.
 /// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;

@@ -60,6 +60,39 @@ impl Hand {
         Ok(hand)
     }
 
+    /// The hand that card tokens name under `faces`, as a player writes
+    /// them (`4`, `QH`, `7c`, `JK`, `10`): one the pack can deal
+    /// ([`Hand::from_cards`]).
+    ///
+    /// ```
+    /// use prime_solve::{Faces, Hand, HandError};
+    ///
+    /// let hand = Hand::parse(&["QH", "7C", "JK"], Faces::Rank)?;
+    /// assert_eq!(hand.values(), vec![7, 12, 12]);
+    /// assert!(matches!(
+    ///     Hand::parse(&["2", "2", "2", "2", "2", "3"], Faces::Five),
+    ///     Err(HandError::TooManyOfValue { value: 2, .. })
+    /// ));
+    /// # Ok::<(), HandError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`HandError::Card`] for a token that is no card under `faces`, or
+    /// the [`HandError`] saying why the pack cannot deal these cards.
+    pub fn parse<S: AsRef<str>>(tokens: &[S], faces: Faces) -> Result<Hand, HandError> {
+        Hand::from_cards(&parse_cards(tokens)?, faces)
+    }
+
+    /// As [`Hand::parse`], but any hand, whether or not the pack can deal
+    /// it ([`Hand::from_any_cards`]).
+    ///
+    /// # Errors
+    /// [`HandError::Card`] for a token that is no card under `faces`, or
+    /// for no cards, too many, or Jokers only.
+    pub fn parse_any<S: AsRef<str>>(tokens: &[S], faces: Faces) -> Result<Hand, HandError> {
+        Hand::from_any_cards(&parse_cards(tokens)?, faces)
+    }
+
     /// The hand the visible `cards` make under `faces`, Jokers resolved,
     /// whether or not the pack can deal them: any number of each card, and
     /// bare values 1-13 under any faces (five 2s, three Jokers, 12 under
@@ -325,6 +358,11 @@ pub enum HandError {
         named: usize,
         in_pack: usize,
     },
+}
+
+/// The cards `tokens` name.
+fn parse_cards<S: AsRef<str>>(tokens: &[S]) -> Result<Vec<Card>, CardError> {
+    tokens.iter().map(|t| Card::parse(t.as_ref())).collect()
 }
 
 /// `twice`, `3 times`.

@@ -6,7 +6,7 @@
 /// count. `None` for no numbers.
 ///
 /// ```
-/// use prime_solve::stats::percentile;
+/// use prime_solve::percentile;
 /// assert_eq!(percentile(&[1, 2, 3, 4], 50), Some(2));
 /// assert_eq!(percentile(&[1, 2, 3, 4], 100), Some(4));
 /// assert_eq!(percentile::<u32>(&[], 50), None);

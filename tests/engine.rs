@@ -458,7 +458,7 @@ fn a_search_too_large_is_refused_not_run_out_of_memory() {
 /// are those of one solver that keeps everything.
 #[test]
 fn a_sweep_in_chunks_gives_the_same_answers() {
-    use prime_solve::engine::Budget;
+    use prime_solve::Budget;
     let rules = Rules {
         powers: true,
         functions: Functions::TRI,
@@ -959,13 +959,13 @@ fn value_sets_past_the_budget_are_refused() {
     };
     let solver = Solver::new(rules)
         .unwrap()
-        .with_budget(prime_solve::engine::Budget::new(4 << 20));
+        .with_budget(prime_solve::Budget::new(4 << 20));
     let refused = solver.value_sets().and_then(|mut sets| {
         sets.values(Hand::from_values(&[3, 5, 7, 9, 11]))
             .map(|v| v.values().len())
     });
     assert!(
-        matches!(refused, Err(prime_solve::error::SolveError::Memory { .. })),
+        matches!(refused, Err(prime_solve::SolveError::Memory { .. })),
         "{refused:?}"
     );
 }
@@ -984,7 +984,7 @@ fn value_sets_too_large_are_refused_by_the_projection() {
     };
     let solver = Solver::new(rules)
         .unwrap()
-        .with_budget(prime_solve::engine::Budget::new(1 << 30));
+        .with_budget(prime_solve::Budget::new(1 << 30));
     let refused = solver.value_sets().and_then(|mut sets| {
         sets.values(Hand::from_values(&[3, 5, 7, 9, 11, 13]))
             .map(|v| v.values().len())
@@ -992,7 +992,7 @@ fn value_sets_too_large_are_refused_by_the_projection() {
     assert!(
         matches!(
             refused,
-            Err(prime_solve::error::SolveError::Memory {
+            Err(prime_solve::SolveError::Memory {
                 estimated: true,
                 ..
             })

@@ -8,8 +8,8 @@ mod common;
 use std::process::{Command, Output};
 
 use common::{fails_with, prime_solve};
-use prime_solve::engine::{Budget, PrimesRefusal};
-use prime_solve::error::SolveError;
+use prime_solve::SolveError;
+use prime_solve::{Budget, PrimesRefusal};
 use prime_solve::{Faces, Functions, Hand, Rules, Solver};
 
 /// Runs the binary with `args` under an address space of `kib` KiB.
@@ -397,7 +397,7 @@ fn tri_sweep(cards: usize) -> (Rules, Vec<Hand>) {
         max_prime: None,
         ..Rules::default()
     };
-    let hands = prime_solve::deck::deal(cards, rules.faces)
+    let hands = prime_solve::deal(cards, rules.faces)
         .0
         .iter()
         .map(|d| d.hand)
@@ -411,7 +411,7 @@ fn a_sweep_whose_lists_of_primes_cannot_fit_is_refused_from_a_sample() {
     // What the sample makes, worked out here: hands spread evenly, in
     // their order.
     let plain = Solver::new(rules).unwrap();
-    let n = prime_solve::engine::PRIME_SAMPLE;
+    let n = prime_solve::PRIME_SAMPLE;
     let made: Vec<u64> = (0..n)
         .map(|i| hands[(2 * i + 1) * hands.len() / (2 * n)])
         .map(|h| plain.solve_primes(h).unwrap().primes().len() as u64)
@@ -500,7 +500,7 @@ fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
     // solving the same hands would. Checked here over a range of limits
     // against the primes of the sample's hands, worked out in full.
     let (rules, hands) = tri_sweep(5);
-    let n = prime_solve::engine::PRIME_SAMPLE;
+    let n = prime_solve::PRIME_SAMPLE;
     let plain = Solver::new(rules).unwrap();
     let made: Vec<u64> = (0..n)
         .map(|i| hands[(2 * i + 1) * hands.len() / (2 * n)])

@@ -3,10 +3,10 @@
 
 use proptest::prelude::*;
 
-use prime_solve::claim::{Claim, MAX_CLAIM_DEPTH};
-use prime_solve::prime::is_prime;
+use prime_solve::is_prime;
 use prime_solve::text::needs_escape;
 use prime_solve::{Card, Faces, Fault, Functions, Hand, Rules, Solver, Style, check};
+use prime_solve::{Claim, MAX_CLAIM_DEPTH};
 
 /// Every house rule on, so that the referee gets past its early checks.
 fn all_rules() -> Rules {

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use common::oracle::{Oracle, is_prime_naive};
 use common::{fails_with, prime_solve};
+use prime_solve::Ratio;
 use prime_solve::analysis::{all_rule_sets, analyze};
-use prime_solve::deck::deal;
-use prime_solve::ratio::Ratio;
+use prime_solve::deal;
 use prime_solve::{Faces, Rules};
 
 /// Every file below `dir`, by relative path.
@@ -280,7 +280,7 @@ fn reports_are_the_same_bytes_for_any_thread_count() {
 #[test]
 fn weights_sum_to_one_and_hand_counts_match() {
     for rules in all_rule_sets().into_iter().filter(|r| r.name().len() <= 5) {
-        let a = analyze(rules, 3, &prime_solve::engine::Budget::unlimited(), &|_| {}).unwrap();
+        let a = analyze(rules, 3, &prime_solve::Budget::unlimited(), &|_| {}).unwrap();
         let sum = a.hands.iter().fold(Ratio::ZERO, |acc, h| acc + a.weight(h));
         assert_eq!(sum, Ratio::ONE, "{}", rules.name());
         let expected = if rules.faces == Faces::Rank { 455 } else { 220 };
@@ -601,21 +601,11 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
             ..rank
         },
     ];
-    let shared = prime_solve::analysis::analyze_all(
-        &sets,
-        3,
-        &prime_solve::engine::Budget::unlimited(),
-        &|_| {},
-    )
-    .unwrap();
+    let shared =
+        prime_solve::analysis::analyze_all(&sets, 3, &prime_solve::Budget::unlimited(), &|_| {})
+            .unwrap();
     for (rules, together) in sets.iter().zip(&shared) {
-        let alone = analyze(
-            *rules,
-            3,
-            &prime_solve::engine::Budget::unlimited(),
-            &|_| {},
-        )
-        .unwrap();
+        let alone = analyze(*rules, 3, &prime_solve::Budget::unlimited(), &|_| {}).unwrap();
         assert_eq!(together.rules, *rules);
         assert!(together.hands == alone.hands, "{}", rules.name());
     }
@@ -634,7 +624,7 @@ fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize,
         cards,
         &|_| None,
         Pruned::Counted,
-        &prime_solve::engine::Budget::unlimited(),
+        &prime_solve::Budget::unlimited(),
         &|_| {},
     )
     .unwrap();
@@ -644,7 +634,7 @@ fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize,
         cards,
         &screen,
         Pruned::Counted,
-        &prime_solve::engine::Budget::unlimited(),
+        &prime_solve::Budget::unlimited(),
         &|_| {},
     )
     .unwrap();
@@ -717,7 +707,7 @@ fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize,
 /// Three-card hands, screened at 13 so that they take both paths.
 #[test]
 fn a_screened_census_answers_as_the_complete_one() {
-    use prime_solve::rules::Functions;
+    use prime_solve::Functions;
     let any = Rules {
         max_prime: None,
         ..Rules::default()
@@ -752,7 +742,7 @@ fn a_screened_census_answers_as_the_complete_one() {
 /// hand is searched in full.
 #[test]
 fn a_screened_census_of_five_cards_answers_as_the_complete_one() {
-    use prime_solve::rules::Functions;
+    use prime_solve::Functions;
     let small = Rules {
         max_value: 1000,
         ..Rules::default()

@@ -7,9 +7,9 @@
 
 use libfuzzer_sys::fuzz_target;
 
-use prime_solve::claim::Claim;
+use prime_solve::Claim;
 use prime_solve::text::needs_escape;
-use prime_solve::prime::is_prime;
+use prime_solve::is_prime;
 use prime_solve::{Faces, Fault, Functions, Hand, Rules, check};
 
 fuzz_target!(|data: &[u8]| {

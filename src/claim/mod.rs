@@ -64,7 +64,7 @@ impl Claim {
     /// Parses a claim; the whole input must be one expression.
     ///
     /// ```
-    /// use prime_solve::claim::Claim;
+    /// use prime_solve::Claim;
     /// assert!(Claim::parse("(6 * 4) / 8").is_ok());
     /// let err = Claim::parse("[6 * 4) / 8").unwrap_err();
     /// assert_eq!(err.column, 7);

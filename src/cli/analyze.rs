@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use prime_solve::analysis::{
     Analysis, NotDone, Pruned, all_rule_sets, analyze_each, analyze_screened, screen,
 };
-use prime_solve::deck::deal;
+use prime_solve::deal;
 use prime_solve::report::{self, json};
 
 use super::write::{check_folder, write_files};

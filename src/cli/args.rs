@@ -10,7 +10,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use prime_solve::game::{Endgame, Models};
 use prime_solve::{Brackets, Style};
-use prime_solve::{Card, Faces, Func, Functions, Hand, Rules};
+use prime_solve::{Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
 #[command(
@@ -238,7 +238,7 @@ fn parse_turns(s: &str) -> Result<u32, String> {
 }
 
 fn parse_function_depth(s: &str) -> Result<u8, String> {
-    let max = prime_solve::rules::MAX_FUNCTION_DEPTH;
+    let max = prime_solve::MAX_FUNCTION_DEPTH;
     whole_number(s, 1, u64::from(max), "").map(|d| u8::try_from(d).expect("at most the maximum"))
 }
 
@@ -278,10 +278,7 @@ impl RuleArgs {
             max_prime: if self.high_primes {
                 None
             } else {
-                Some(
-                    self.max_prime
-                        .unwrap_or(prime_solve::rules::DEFAULT_MAX_PRIME),
-                )
+                Some(self.max_prime.unwrap_or(prime_solve::DEFAULT_MAX_PRIME))
             },
             max_value: self.max_value.unwrap_or(defaults.max_value),
         };
@@ -360,7 +357,7 @@ impl ModelsArgs {
         };
         let shown = path.display().to_string();
         let shown = prime_solve::text::echo(&shown);
-        let text = read_capped(path, prime_solve::game::player::MAX_MODELS_FILE as u64)
+        let text = read_capped(path, prime_solve::game::MAX_MODELS_FILE as u64)
             .with_context(|| format!("cannot read the models file {shown}"))?;
         Models::from_toml(&text).map_err(|e| anyhow::anyhow!("models file {shown}: {e}"))
     }
@@ -708,14 +705,10 @@ fn is_option(arg: &str) -> bool {
 /// The hand the tokens name under `faces`: one the pack can deal, or any
 /// hand with `--any-values`.
 pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
-    let cards = tokens
-        .iter()
-        .map(|t| Card::parse(t))
-        .collect::<Result<Vec<_>, _>>()?;
     Ok(if how.any_values {
-        Hand::from_any_cards(&cards, faces)?
+        Hand::parse_any(tokens, faces)?
     } else {
-        Hand::from_cards(&cards, faces)?
+        Hand::parse(tokens, faces)?
     })
 }
 

@@ -89,9 +89,7 @@ fn rules_flags(args: &CribArgs) -> String {
     }
     match r.max_prime {
         None => flags.push("--high-primes".into()),
-        Some(p) if p != prime_solve::rules::DEFAULT_MAX_PRIME => {
-            flags.push(format!("--max-prime {p}"))
-        }
+        Some(p) if p != prime_solve::DEFAULT_MAX_PRIME => flags.push(format!("--max-prime {p}")),
         _ => {}
     }
     flags.join(" ")

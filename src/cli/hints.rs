@@ -2,9 +2,8 @@
 //! speak of the game ("juxtaposing cards is not allowed"); the command line
 //! adds which of its flags changes that ("(use --juxtapose)").
 
-use prime_solve::error::{CardError, HandError, SimError, SolveError};
-use prime_solve::rules::HouseRule;
-use prime_solve::{Faces, Fault};
+use prime_solve::game::SimError;
+use prime_solve::{CardError, Faces, Fault, HandError, HouseRule, SolveError};
 
 /// What to append to an error's message: a separator and the hint.
 pub fn for_error(err: &anyhow::Error) -> String {
@@ -79,13 +78,13 @@ pub fn for_fault(fault: &Fault) -> String {
             HouseRule::Juxtapose => " (use --juxtapose)".into(),
             HouseRule::Function(f) => format!(" (use --functions {})", f.name()),
         },
-        Fault::TooDeep { depth, .. } if *depth <= prime_solve::rules::MAX_FUNCTION_DEPTH => {
+        Fault::TooDeep { depth, .. } if *depth <= prime_solve::MAX_FUNCTION_DEPTH => {
             format!(" (use --function-depth {depth})")
         }
         Fault::TooDeep { .. } => format!(
             " (no --function-depth allows it: at most {} functions may be applied one \
              to another)",
-            prime_solve::rules::MAX_FUNCTION_DEPTH
+            prime_solve::MAX_FUNCTION_DEPTH
         ),
         Fault::AboveCeiling { .. } => " (use --high-primes to allow it)".into(),
         _ => String::new(),

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use prime_solve::engine::Budget;
+use prime_solve::Budget;
 
 /// The process's budget, shared by every search a command runs: at first
 /// [`default_limit`], set from `--memory-limit` before any work.

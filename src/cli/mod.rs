@@ -26,7 +26,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
 use args::{Cli, Command, MemoryArgs};
-use prime_solve::engine::Charge;
+use prime_solve::Charge;
 use prime_solve::text::Bytes;
 use prime_solve::text::echo;
 

@@ -8,14 +8,14 @@ use std::time::SystemTime;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
+use prime_solve::Rng;
+use prime_solve::Solver;
 use prime_solve::Style;
-use prime_solve::engine::Solver;
-use prime_solve::game::live::{Finished, Made, Round};
-use prime_solve::game::play::{Duel, Game, Multi};
-use prime_solve::game::turn::Outcome;
+use prime_solve::game::Outcome;
 use prime_solve::game::{CallBook, Live, Model, Setup, Tally};
+use prime_solve::game::{Duel, Game, Multi};
+use prime_solve::game::{Finished, Made, Round};
 use prime_solve::practice::{counted, face};
-use prime_solve::rng::Rng;
 use prime_solve::text::plural;
 use prime_solve::{Rules, Value};
 
@@ -105,7 +105,7 @@ impl Record {
             passes: t.passes,
             won: t.won,
             ties: t.ties,
-            median_ms: prime_solve::stats::median(&times),
+            median_ms: prime_solve::median(&times),
         }
     }
 }

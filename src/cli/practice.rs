@@ -8,11 +8,11 @@ use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use prime_solve::Card;
+use prime_solve::Rng;
+use prime_solve::Solver;
 use prime_solve::Style;
 use prime_solve::analysis::Difficulty;
-use prime_solve::engine::Solver;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
-use prime_solve::rng::Rng;
 use prime_solve::text::echo;
 use prime_solve::text::plural;
 use prime_solve::{Faces, Hand, Rules, Value};
@@ -260,7 +260,7 @@ impl Judged {
     fn new(k: usize, faces: Faces) -> Judged {
         Judged {
             hard: rustc_hash::FxHashMap::default(),
-            hands: prime_solve::deck::deal(k, faces).0.len(),
+            hands: prime_solve::deal(k, faces).0.len(),
         }
     }
 }

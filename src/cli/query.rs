@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use std::sync::Arc;
 
-use prime_solve::engine::Values;
+use prime_solve::EveryValue;
 use prime_solve::report::json;
 use prime_solve::text::plural;
 use prime_solve::{Solver, Want};
@@ -108,7 +108,7 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
 
 /// Every value of the hand, serialized as JSON integers as they are
 /// written.
-struct Listed<'a>(&'a Values<'a>);
+struct Listed<'a>(&'a EveryValue<'a>);
 
 impl serde::Serialize for Listed<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

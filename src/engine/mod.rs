@@ -35,8 +35,8 @@ use crate::rules::Rules;
 use crate::rules::RulesError;
 pub use budget::{Budget, Charge};
 use primes::Tally;
-pub use query::{Answer, COUNTED_UP_TO, Values, Want, Written};
-pub use table::Table;
+pub use query::{Answer, COUNTED_UP_TO, EveryValue, Want, Written};
+pub(crate) use table::Table;
 use table::{Build, How, Layer};
 pub use values::{HandValues, ValueSets};
 
@@ -565,7 +565,7 @@ impl Solver {
     /// found would pass that share even if the hands left made none, so
     /// that a sweep far too large is refused after a few hands. From five
     /// cards on, lower bounds come first: the primes each sampled hand
-    /// makes without its tables of k − 1 cards ([`Solver::primes_at_least`],
+    /// makes without its tables of k − 1 cards (`Solver::primes_at_least`,
     /// seconds where solving a six-card hand under T ! √ takes tens of
     /// seconds), which refuse, with `at_least` set, exactly where the
     /// hands they bound would (their primes can only be more); where they
@@ -1343,7 +1343,7 @@ pub struct PrimesRefusal {
     /// Whether `per_hand` is only a lower bound: the mean, rounded down,
     /// of the primes that the `sampled` hands' splits into parts of at
     /// most k − 2 cards make, `operations` those splits' work alone
-    /// ([`Solver::primes_at_least`]).
+    /// (`Solver::primes_at_least`).
     pub at_least: bool,
 }
 

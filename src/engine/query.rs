@@ -41,19 +41,19 @@ pub struct Answer<'s> {
 
 /// Every value of a hand, from whichever path found them.
 #[derive(Clone, Copy)]
-pub enum Values<'a> {
+pub enum EveryValue<'a> {
     /// The value-only path's sorted set.
     Sets(&'a HandValues),
     /// The full table's sorted values.
     Table(&'a [Value]),
 }
 
-impl Values<'_> {
+impl EveryValue<'_> {
     /// How many values there are.
     pub fn len(&self) -> usize {
         match self {
-            Values::Sets(s) => s.len(),
-            Values::Table(t) => t.len(),
+            EveryValue::Sets(s) => s.len(),
+            EveryValue::Table(t) => t.len(),
         }
     }
 
@@ -65,8 +65,8 @@ impl Values<'_> {
     /// The values, ascending, without a copy.
     pub fn iter(&self) -> Box<dyn Iterator<Item = Value> + '_> {
         match self {
-            Values::Sets(s) => Box::new(s.iter()),
-            Values::Table(t) => Box::new(t.iter().copied()),
+            EveryValue::Sets(s) => Box::new(s.iter()),
+            EveryValue::Table(t) => Box::new(t.iter().copied()),
         }
     }
 }
@@ -164,13 +164,13 @@ impl<'s> Answer<'s> {
     }
 
     /// Every value, where [`Want::Values`] asked for them.
-    pub fn values(&self) -> Option<Values<'_>> {
+    pub fn values(&self) -> Option<EveryValue<'_>> {
         if self.want != Want::Values {
             return None;
         }
         match &self.every {
-            Some(every) => Some(Values::Sets(every)),
-            None => self.solution.values().map(Values::Table),
+            Some(every) => Some(EveryValue::Sets(every)),
+            None => self.solution.values().map(EveryValue::Table),
         }
     }
 

@@ -1,18 +1,23 @@
 //! The game simulator: the full rules of Prime Time for three or more
 //! players and for two, player models, and many seeded games in parallel.
+//! Its files are private; everything they offer is named here, once.
 
-pub mod calls;
-pub mod live;
-pub mod paired;
-pub mod play;
-pub mod player;
-pub mod sim;
-pub mod turn;
+mod calls;
+mod live;
+mod paired;
+mod play;
+mod player;
+mod sim;
+mod turn;
 
-pub use calls::CallBook;
-pub use live::{Live, Tally};
+pub use calls::{CallBook, Callable};
+pub use live::{Finished, Live, Made, Person, Round, Tally};
 pub use paired::{PairedRun, paired};
-pub use play::{Duel, Endgame, Game, Multi, Record, Setup};
-pub use player::{Draws, Model, Models, Strategy};
-pub use sim::{Simulation, Summary, simulate};
-pub use turn::Timing;
+pub use play::{
+    Board, CardId, Duel, Endgame, Game, Multi, PACK_SIZE, Record, STOCK_SHARE, Setup, Shown, play,
+};
+pub use player::{Draws, MAX_MODELS, MAX_MODELS_FILE, Model, ModelError, Models, Strategy};
+pub use sim::{
+    BOOTSTRAP_RESAMPLES, Phase, SimError, Simulation, Spread, Summary, bootstrap, simulate, wilson,
+};
+pub use turn::{Call, MAX_WINDOW_MS, Outcome, Timing, TimingError, resolve};

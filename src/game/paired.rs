@@ -45,7 +45,7 @@ pub struct PairedRun {
 ///     endgame: Default::default(),
 /// };
 /// // Nothing flipped: nothing changes.
-/// let run = paired(&sim, &sim, &prime_solve::engine::Budget::unlimited(), &|| {})?;
+/// let run = paired(&sim, &sim, &prime_solve::Budget::unlimited(), &|| {})?;
 /// assert_eq!(run.changed, 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -86,7 +86,7 @@ impl Simulation {
 /// Plays every game; `tick` is called after each (from any thread).
 ///
 /// ```
-/// use prime_solve::engine::Budget;
+/// use prime_solve::Budget;
 /// use prime_solve::game::{Model, Simulation, Timing, simulate};
 /// use prime_solve::Rules;
 ///

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{Value as Json, json};
 
 use crate::advise::{Advice, Exact, Lineup, Plan, Remark, as_written};
-use crate::game::sim::{Summary, wilson};
+use crate::game::{Summary, wilson};
 use crate::ratio::Ratio;
 use crate::report::json::{SCHEMA, ratio, rules};
 use crate::report::simulation::{models_used, players, win_share};

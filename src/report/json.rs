@@ -10,7 +10,7 @@ use serde_json::{Value as Json, json};
 
 use crate::analysis::{Analysis, NotDone, Witnessed};
 use crate::arith::Value;
-use crate::game::sim::{Simulation, Spread, Summary, wilson};
+use crate::game::{Simulation, Spread, Summary, wilson};
 use crate::ratio::Ratio;
 use crate::style::Style;
 
@@ -185,7 +185,7 @@ pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
         "median_turns_of_all_interval95": s.all_turns_median_interval,
         "p90_turns_of_all_interval95": s.all_turns_p90_interval,
         "phases": s.phases.as_ref().map(|[opening, endgame]| {
-            let phase = |p: &crate::game::sim::Phase| serde_json::json!({
+            let phase = |p: &crate::game::Phase| serde_json::json!({
                 "turns": spread(&p.turns),
                 "tie_rate": ratio(p.tie_rate),
                 "no_call_rate": ratio(p.no_call_rate),

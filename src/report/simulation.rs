@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::game::Record;
-use crate::game::sim::{Phase, Simulation, Spread, Summary, wilson};
+use crate::game::{Phase, Simulation, Spread, Summary, wilson};
 use crate::report::plot::{Lengths, length_chart};
 use crate::text::plural;
 

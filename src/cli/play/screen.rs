@@ -11,7 +11,7 @@ use crossterm::event::{self, Event as Key, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, queue, style, terminal};
 
 use prime_solve::Rules;
-use prime_solve::game::live::Round;
+use prime_solve::game::Round;
 
 use super::{Event, Table, say};
 use crate::cli::print;
@@ -300,6 +300,6 @@ pub fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
 fn called_validly(round: &Round) -> bool {
     matches!(
         &round.person,
-        prime_solve::game::live::Person::Called { ruling: Ok(_), .. }
+        prime_solve::game::Person::Called { ruling: Ok(_), .. }
     )
 }

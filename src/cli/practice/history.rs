@@ -12,8 +12,8 @@ use std::time::SystemTime;
 use anyhow::{Context, Result, bail};
 
 use prime_solve::Rules;
+use prime_solve::median;
 use prime_solve::practice::{Reply, Round};
-use prime_solve::stats::median;
 use prime_solve::text::plural;
 
 const HEADER: [&str; 8] = [
@@ -188,7 +188,7 @@ pub fn stats(path: &Path) -> Result<String> {
     // rows, each with a rule set of its own): charged to the process's
     // budget as it grows, so that one too large is refused, not an abort.
     let budget = crate::cli::memory::budget();
-    let mut held = prime_solve::engine::Charge::default();
+    let mut held = prime_solve::Charge::default();
     let mut hold = |bytes: usize| -> Result<()> {
         let charge = budget.charge(bytes as u64).map_err(|_| {
             anyhow::anyhow!(
