@@ -317,7 +317,7 @@ impl ValueSets<'_> {
         // Size by size, each projected first from the growth measured on
         // the sizes below, as the full search projects its tables: a
         // request too large is refused before it is worked out.
-        let mut plan = super::layers(&missing, bytes(1));
+        let mut plan = super::plan::layers(&missing, bytes(1));
         if !self.sets.contains_key(&hand) {
             plan.push((hand.len(), 1, bytes(1)));
         }
