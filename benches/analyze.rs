@@ -23,7 +23,7 @@ fn all_rule_sets_three_cards() -> usize {
         &|_| {},
     )
     .unwrap();
-    report::render(&analyses, &[], Style::default(), report::Detail::Full).len()
+    report::render(&analyses, &[], Style::default(), report::Detail::Full, &[]).len()
 }
 
 /// `analyze --cards 6 --faces rank`: 18,486 dealt hands under base rules.

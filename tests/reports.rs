@@ -52,10 +52,24 @@ fn committed() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("reports")
 }
 
+/// Puts beside `out`'s index the committed reports it links to (the
+/// tables, crib sheets, simulations, advice and larger sweeps), as the
+/// README's commands leave them in `reports/`.
+fn companions_beside(out: &Path) {
+    for c in prime_solve::report::index::COMPANIONS {
+        for f in c.files {
+            let to = out.join(f);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(committed().join(f), &to).unwrap();
+        }
+    }
+}
+
 #[test]
 fn committed_reports_are_what_the_commands_write() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("reports");
+    companions_beside(&out);
     analyze_all(&out, "2");
     for (faces, name) in [("five", "table-five.md"), ("rank", "table-rank.md")] {
         prime_solve()
@@ -872,4 +886,43 @@ fn a_single_rule_set_and_other_hand_sizes_are_worded_for_themselves() {
     // beside these: no link to them.
     assert!(!index.contains("table-five.md"), "{index}");
     assert!(index.contains("`reports/` folder"), "{index}");
+}
+
+/// An index written where no other report is links only to its own
+/// folders; with the reports beside it, to each of them.
+#[test]
+fn an_index_links_only_to_files_that_are_there() {
+    let links = |index: &str| -> Vec<String> {
+        index
+            .split("](")
+            .skip(1)
+            .map(|rest| rest[..rest.find(')').unwrap()].to_string())
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let alone = dir.path().join("alone");
+    prime_solve()
+        .args(["analyze", "--faces", "rank", "--quiet", "--out"])
+        .arg(&alone)
+        .assert()
+        .success();
+    let index = std::fs::read_to_string(alone.join("README.md")).unwrap();
+    let found = links(&index);
+    assert!(found.iter().any(|l| l.ends_with("summary.md")), "{index}");
+    for link in &found {
+        assert!(alone.join(link).is_file(), "{link} leads nowhere in\n{index}");
+    }
+    assert!(!index.contains("table-five.md"), "{index}");
+    let beside = dir.path().join("beside");
+    companions_beside(&beside);
+    prime_solve()
+        .args(["analyze", "--faces", "rank", "--quiet", "--out"])
+        .arg(&beside)
+        .assert()
+        .success();
+    let index = std::fs::read_to_string(beside.join("README.md")).unwrap();
+    for link in links(&index) {
+        assert!(beside.join(&link).is_file(), "{link} leads nowhere");
+    }
+    assert!(index.contains("(table-five.md)") && index.contains("(cards-6/README.md)"));
 }

@@ -7,6 +7,7 @@ use prime_solve::analysis::{
     Analysis, NotDone, Pruned, all_rule_sets, analyze_each, analyze_screened, screen,
 };
 use prime_solve::deal;
+use prime_solve::report::index::{COMPANIONS, Companion};
 use prime_solve::report::{self, json};
 
 use super::write::{check_folder, write_files};
@@ -123,7 +124,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             }
         )
     })?;
-    let files = pool.install(|| report::render(&analyses, &not_done, args.style.style(), detail));
+    // The index links only to the reports that are there beside it.
+    let companions: Vec<Companion> = COMPANIONS
+        .into_iter()
+        .filter(|c| c.files.iter().all(|f| args.out.join(f).is_file()))
+        .collect();
+    let files = pool.install(|| {
+        report::render(
+            &analyses,
+            &not_done,
+            args.style.style(),
+            detail,
+            &companions,
+        )
+    });
     write_files(&args.out, &files).context("cannot write reports")?;
     let out = match args.format {
         Format::Json => {

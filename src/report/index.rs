@@ -7,14 +7,71 @@ use crate::analysis::{Analysis, NotDone};
 use crate::rules::{Faces, Rules};
 use crate::text::{number, plural};
 
-/// The index of `analyses`, with the rule sets `not_done` and why.
-pub fn render(analyses: &[Analysis], not_done: &[NotDone]) -> String {
+/// A report an index of three-card hands may link to, beside it in the
+/// same folder: the line that describes it, and the files it links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Companion {
+    /// A Markdown list item, its links relative to the index.
+    pub line: &'static str,
+    /// The files (or folders' `README.md`) its links lead to.
+    pub files: &'static [&'static str],
+}
+
+/// The reports the tool writes beside an index of three-card hands, in
+/// the order an index lists them. A caller passes [`render`] those whose
+/// files are there, so that every link of an index leads to a file.
+pub const COMPANIONS: [Companion; 6] = [
+    Companion {
+        line: "- Strategy tables to print, the best and the quickest call for every hand: \
+               [face cards count 5](table-five.md) (`prime-solve table`) and \
+               [J Q K count 11 12 13](table-rank.md) (`prime-solve table --faces rank`).",
+        files: &["table-five.md", "table-rank.md"],
+    },
+    Companion {
+        line: "- Crib sheets to print, every hand's best prime over its quickest call: \
+               [face cards count 5](crib-five.pdf) (one A4 page, `prime-solve crib`) and \
+               [J Q K count 11 12 13](crib-rank.pdf) (two pages, `prime-solve crib --faces rank`).",
+        files: &["crib-five.pdf", "crib-rank.pdf"],
+    },
+    Companion {
+        line: "- [Simulated games](simulation.md): how long the game lasts and who wins, \
+               between player models of different skill (`prime-solve simulate --study`).",
+        files: &["simulation.md"],
+    },
+    Companion {
+        line: "- [House rules](house-rules.md): what each house rule does to the game, exact and \
+               simulated, against Parlett's own advice (`prime-solve advise`).",
+        files: &["house-rules.md"],
+    },
+    Companion {
+        line: "- [Four cards](cards-4/README.md): can every hand make a prime with four players? \
+               Every four-card hand under all 72 rule sets, summaries only \
+               (`prime-solve analyze --cards 4 --all-rules --summaries-only --out reports/cards-4`).",
+        files: &["cards-4/README.md"],
+    },
+    Companion {
+        line: "- [Five cards](cards-5/README.md) and [six cards](cards-6/README.md): the same for five \
+               and six players (`--cards 5`; `--cards 6 --skip-refused`, which lists any rule set \
+               that does not fit the memory limit instead of stopping; on a 24 GiB machine all \
+               72 fit).",
+        files: &["cards-5/README.md", "cards-6/README.md"],
+    },
+];
+
+/// The index of `analyses`, with the rule sets `not_done` and why, and,
+/// for three-card hands, links to the `companions` beside it.
+pub fn render(analyses: &[Analysis], not_done: &[NotDone], companions: &[Companion]) -> String {
     let mut out = String::new();
-    let _ = write_index(analyses, not_done, &mut out);
+    let _ = write_index(analyses, not_done, companions, &mut out);
     out
 }
 
-fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) -> std::fmt::Result {
+fn write_index(
+    analyses: &[Analysis],
+    not_done: &[NotDone],
+    companions: &[Companion],
+    out: &mut String,
+) -> std::fmt::Result {
     let cards = analyses
         .first()
         .map(|a| a.cards)
@@ -148,46 +205,16 @@ fn write_index(analyses: &[Analysis], not_done: &[NotDone], out: &mut String) ->
         )?;
         return Ok(());
     }
-    writeln!(
-        out,
-        "Written by the commands in the repository's README beside these folders:"
-    )?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "- Strategy tables to print, the best and the quickest call for every hand: \
-         [face cards count 5](table-five.md) (`prime-solve table`) and \
-         [J Q K count 11 12 13](table-rank.md) (`prime-solve table --faces rank`)."
-    )?;
-    writeln!(
-        out,
-        "- Crib sheets to print, every hand's best prime over its quickest call: \
-         [face cards count 5](crib-five.pdf) (one A4 page, `prime-solve crib`) and \
-         [J Q K count 11 12 13](crib-rank.pdf) (two pages, `prime-solve crib --faces rank`)."
-    )?;
-    writeln!(
-        out,
-        "- [Simulated games](simulation.md): how long the game lasts and who wins, \
-         between player models of different skill (`prime-solve simulate --study`)."
-    )?;
-    writeln!(
-        out,
-        "- [House rules](house-rules.md): what each house rule does to the game, exact and \
-         simulated, against Parlett's own advice (`prime-solve advise`)."
-    )?;
-    writeln!(
-        out,
-        "- [Four cards](cards-4/README.md): can every hand make a prime with four players? \
-         Every four-card hand under all 72 rule sets, summaries only \
-         (`prime-solve analyze --cards 4 --all-rules --summaries-only --out reports/cards-4`)."
-    )?;
-    writeln!(
-        out,
-        "- [Five cards](cards-5/README.md) and [six cards](cards-6/README.md): the same for five \
-         and six players (`--cards 5`; `--cards 6 --skip-refused`, which lists any rule set \
-         that does not fit the memory limit instead of stopping; on a 24 GiB machine all \
-         72 fit)."
-    )?;
+    if !companions.is_empty() {
+        writeln!(
+            out,
+            "Written by the commands in the repository's README beside these folders:"
+        )?;
+        writeln!(out)?;
+        for c in companions {
+            writeln!(out, "{}", c.line)?;
+        }
+    }
     writeln!(
         out,
         "- The rules and every decision the tool makes: `docs/rules.md` in the repository."

@@ -48,13 +48,15 @@ pub enum Detail {
 
 /// Every report for these analyses: a folder each (`hands.csv`,
 /// `summary.md`, plots, or as `detail` says) and the index `README.md`
-/// (which also lists the rule sets `not_done`), witnesses printed in
-/// `style`.
+/// (which also lists the rule sets `not_done`, and links to the
+/// `companions` beside it: [`index::COMPANIONS`] whose files are there),
+/// witnesses printed in `style`.
 pub fn render(
     analyses: &[Analysis],
     not_done: &[NotDone],
     style: Style,
     detail: Detail,
+    companions: &[index::Companion],
 ) -> Vec<File> {
     let mut files = Vec::new();
     for a in analyses {
@@ -77,7 +79,10 @@ pub fn render(
             }
         }
     }
-    files.push(File::new("README.md", index::render(analyses, not_done)));
+    files.push(File::new(
+        "README.md",
+        index::render(analyses, not_done, companions),
+    ));
     files
 }
 
