@@ -721,3 +721,44 @@ fn paths_naming_descriptors_are_written_through() {
     assert!(text.starts_with("before\nhand,"), "{text}");
     assert!(text.ends_with("\nafter\n"), "{text}");
 }
+
+/// `simulate --out` replaces all of its files or none: a signal after the
+/// first is swapped in and before the last puts every old one back.
+#[test]
+fn an_interrupted_simulation_leaves_all_its_old_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sim");
+    let run = |seed: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_prime-solve"));
+        cmd.args(["simulate", "--games", "30", "-q", "--seed", seed, "--out"])
+            .arg(&out)
+            .stdout(Stdio::null());
+        cmd
+    };
+    assert!(run("1").status().unwrap().success());
+    let names = ["summary.md", "games.csv", "game-length.svg"];
+    let read = || names.map(|n| fs::read(out.join(n)).unwrap_or_default());
+    let old = read();
+    assert!(old.iter().all(|f| !f.is_empty()), "every file written");
+    let mut child = run("2")
+        .env("PRIME_SOLVE_TEST_PAUSE_MS", "1500")
+        .spawn()
+        .unwrap();
+    // The first file is swapped in; the run then pauses before the next.
+    let start = Instant::now();
+    while fs::read(out.join(names[0])).unwrap_or_default() == old[0] {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the first file never changed"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "ended before the kill");
+        thread::sleep(Duration::from_millis(5));
+    }
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{status:?}");
+    assert_eq!(read(), old, "every old file is back");
+    assert_eq!(leftovers(&out), Vec::<PathBuf>::new());
+}

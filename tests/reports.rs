@@ -910,7 +910,10 @@ fn an_index_links_only_to_files_that_are_there() {
     let found = links(&index);
     assert!(found.iter().any(|l| l.ends_with("summary.md")), "{index}");
     for link in &found {
-        assert!(alone.join(link).is_file(), "{link} leads nowhere in\n{index}");
+        assert!(
+            alone.join(link).is_file(),
+            "{link} leads nowhere in\n{index}"
+        );
     }
     assert!(!index.contains("table-five.md"), "{index}");
     let beside = dir.path().join("beside");

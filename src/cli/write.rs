@@ -102,8 +102,18 @@ fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
     for (name, place) in order.iter().zip(places) {
         steps.push(stage_folder(&place, &folders[name], call)?);
     }
+    // Several files side by side are swapped in like folders, so that a
+    // failure or a signal before the last puts the old ones back: all of a
+    // run's files or none (`simulate --out`).
+    let several = top.len() > 1;
     for (name, contents) in &top {
-        steps.push(prepare(&dir.join(name), contents, call)?);
+        steps.push(match prepare(&dir.join(name), contents, call)? {
+            Step::Rename { temp, target } if several => Step::Swap {
+                staged: temp,
+                target,
+            },
+            step => step,
+        });
     }
     let last = steps.len().saturating_sub(1);
     for (i, step) in steps.into_iter().enumerate() {
@@ -338,6 +348,7 @@ fn prepare<'a>(path: &Path, contents: &'a [u8], call: &WriteRun) -> io::Result<S
         Target::Regular(p) | Target::New(p) | Target::Folder(p) => p,
     };
     let temp = temp_name(&target, "tmp", call.0)?;
+    remove_dead_temps_of(&temp);
     let mut pending = lock();
     pending.temps.push((call.0, temp.clone()));
     remove_stale(&temp);
@@ -497,16 +508,19 @@ fn swap_in(staged: &Path, target: &Path, call: u64, pending: &mut Pending) -> io
                 Err(e) => return Err(at(target, e)),
             },
             Err(e) => return Err(at(target, e)),
-            Ok(meta) if meta.is_dir() => match exchange(staged, target) {
-                Some(Ok(())) => return Ok(swap(true, None)),
-                Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => continue,
-                Some(Err(e)) => return Err(at(target, e)),
-                None => {
-                    let old = temp_name(target, "old", call)?;
-                    pending.temps.push((call, old.clone()));
-                    return swap_by_renames(staged, target, &old).map(|()| swap(false, Some(old)));
+            Ok(meta) if meta.is_dir() || (meta.is_file() && is_file(staged)) => {
+                match exchange(staged, target) {
+                    Some(Ok(())) => return Ok(swap(true, None)),
+                    Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => continue,
+                    Some(Err(e)) => return Err(at(target, e)),
+                    None => {
+                        let old = temp_name(target, "old", call)?;
+                        pending.temps.push((call, old.clone()));
+                        return swap_by_renames(staged, target, &old)
+                            .map(|()| swap(false, Some(old)));
+                    }
                 }
-            },
+            }
             Ok(_) => {
                 return Err(io::Error::new(
                     io::ErrorKind::AlreadyExists,
@@ -519,6 +533,11 @@ fn swap_in(staged: &Path, target: &Path, call: u64, pending: &mut Pending) -> io
         "{} keeps changing: is another run writing there?",
         target.display()
     )))
+}
+
+/// Whether `path` is a regular file (not followed through a link).
+fn is_file(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// Where renaming a folder found one in its place.
@@ -641,7 +660,6 @@ fn remove_stale(temp: &Path) {
     }
 }
 
-/// `.NAME.KIND-PID-CALL` beside `path`.
 /// Removes what runs killed outright (SIGKILL, a power cut) left in `dir`:
 /// the hidden `.NAME.tmp-PID-N` and `.NAME.old-PID-N` entries of processes
 /// that no longer run. A process that runs, whatever it is, keeps its
@@ -653,6 +671,39 @@ fn remove_dead_runs_temps(dir: &Path) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(pid) = name.to_str().and_then(stale_pid) else {
+            continue;
+        };
+        if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        remove_stale(&entry.path());
+    }
+}
+
+/// Removes the temporaries that runs killed outright (SIGKILL, a crash)
+/// left of the same file as `temp` is one of: `.NAME.tmp-PID-N` beside it
+/// with the same NAME, of a process that is gone. Temporaries of other
+/// files, which a folder like `$HOME` may hold from other programs, are
+/// left alone.
+fn remove_dead_temps_of(temp: &Path) {
+    let Some(own) = temp.file_name().and_then(|n| n.to_str()) else {
+        return;
+    };
+    let Some((prefix, _)) = own.rsplit_once(".tmp-") else {
+        return;
+    };
+    let Ok(entries) = fs::read_dir(parent_of(temp)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        if name.rsplit_once(".tmp-").is_none_or(|(p, _)| p != prefix) {
+            continue;
+        }
+        let Some(pid) = stale_pid(name) else {
             continue;
         };
         if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
@@ -674,6 +725,7 @@ fn stale_pid(name: &str) -> Option<u32> {
     pid.parse().ok()
 }
 
+/// `.NAME.KIND-PID-CALL` beside `path`.
 fn temp_name(path: &Path, kind: &str, call: u64) -> io::Result<PathBuf> {
     let name = path
         .file_name()
@@ -771,6 +823,29 @@ mod tests {
         want.push("README.md".into());
         want.sort();
         assert_eq!(names, want);
+    }
+
+    /// A file's temporary left by a killed run goes with the next write of
+    /// that file; other files' temporaries stay.
+    #[test]
+    fn a_single_files_temporary_left_by_a_killed_run_is_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let max: u32 = fs::read_to_string("/proc/sys/kernel/pid_max")
+            .map_or(4_194_304, |t| t.trim().parse().unwrap());
+        let dead = max + 1;
+        let left = dir.path().join(format!(".table.md.tmp-{dead}-0"));
+        let other = dir.path().join(format!(".notes.md.tmp-{dead}-0"));
+        let longer = dir.path().join(format!(".table.md.bak.tmp-{dead}-0"));
+        for p in [&left, &other, &longer] {
+            fs::write(p, "half").unwrap();
+        }
+        write_file(&dir.path().join("table.md"), b"new").unwrap();
+        assert!(!left.exists(), "the dead run's temporary of table.md goes");
+        assert!(other.exists() && longer.exists(), "other files' stay");
+        assert_eq!(
+            fs::read_to_string(dir.path().join("table.md")).unwrap(),
+            "new"
+        );
     }
 
     /// Every entry below `dir` (relative path, contents; folders empty).
