@@ -25,17 +25,10 @@ pub fn run(args: &CheckArgs) -> Result<Verdict> {
     let verdict = check(hand, claim, &rules);
     let text = match args.output.format {
         Format::Json => {
-            let mut j = json::hand_header(hand, &rules);
-            let (value, value_text) = json::big(verdict.as_ref().ok().copied());
-            j.insert("claim".into(), claim.as_str().into());
-            j.insert("valid".into(), verdict.is_ok().into());
-            j.insert("value".into(), value);
-            j.insert("value_text".into(), value_text);
-            let fault = verdict.as_ref().err();
-            let words = fault.map(|f| format!("{f}{}", hints::for_fault(f)));
-            j.insert("fault".into(), words.into());
-            j.insert("fault_kind".into(), fault.map(|f| f.kind()).into());
-            json_escaped(&serde_json::to_string_pretty(&j)?) + "\n"
+            let object = json::check(hand, &rules, claim, &verdict, |f| {
+                format!("{f}{}", hints::for_fault(f))
+            });
+            json_escaped(&serde_json::to_string_pretty(&object)?) + "\n"
         }
         Format::Text => match &verdict {
             Ok(p) => format!("valid: {} = {p}, a prime\n", echo(claim)),

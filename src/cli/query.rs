@@ -1,12 +1,10 @@
 //! `prime-solve query`: every prime one hand makes, with witnesses.
 
 use std::io::{self, Write as _};
+use std::sync::Arc;
 
 use anyhow::Result;
 
-use std::sync::Arc;
-
-use prime_solve::EveryValue;
 use prime_solve::report::json;
 use prime_solve::text::plural;
 use prime_solve::{Solver, Want};
@@ -14,9 +12,9 @@ use prime_solve::{Solver, Want};
 use super::args::{Format, QueryArgs, parse_hand};
 use super::{Spinner, Verdict, print_with};
 
-/// Bytes a listed prime takes in the JSON tree beyond a copy of its
-/// witness: its object of three entries (about 600 measured with a
-/// counting allocator, allocator overhead aside).
+/// Bytes a listed prime's JSON object may take beyond a copy of its
+/// witness (its entry, its value as text, the writer's buffer): a bound
+/// well above what it holds.
 const JSON_PER_PRIME: u64 = 768;
 
 pub fn run(args: &QueryArgs) -> Result<Verdict> {
@@ -43,33 +41,11 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
     let (primes, _room) = answer.written(style, extra)?;
     let found = !primes.is_empty();
     match args.output.format {
-        Format::Json => {
-            let mut j = json::hand_header(hand, &rules);
-            let list: Vec<serde_json::Value> = primes
-                .iter()
-                .map(|p| {
-                    serde_json::json!({
-                        "value": json::integer(p.value),
-                        "value_text": p.value.to_string(),
-                        "witness": p.witness,
-                    })
-                })
-                .collect();
-            let (top, top_text) = json::big(primes.last().map(|p| p.value));
-            j.insert("primes".into(), list.into());
-            j.insert("highest_prime".into(), top);
-            j.insert("highest_prime_text".into(), top_text);
-            j.insert("pruned".into(), pruned.into());
-            let values = answer.values();
-            let object = WithValues {
-                head: &j,
-                values: values.as_ref().map(Listed),
-            };
-            print_with(|out| {
-                serde_json::to_writer_pretty(&mut *out, &object).map_err(io::Error::from)?;
-                writeln!(out)
-            })?;
-        }
+        Format::Json => print_with(|out| {
+            serde_json::to_writer_pretty(&mut *out, &json::query(&answer, &primes))
+                .map_err(io::Error::from)?;
+            writeln!(out)
+        })?,
         Format::Text => print_with(|out| {
             writeln!(out, "hand: {hand}")?;
             writeln!(out, "rules: {} ({})", rules.name(), rules.describe())?;
@@ -104,41 +80,4 @@ pub fn run(args: &QueryArgs) -> Result<Verdict> {
         })?,
     }
     Ok(if found { Verdict::Yes } else { Verdict::No })
-}
-
-/// Every value of the hand, serialized as JSON integers as they are
-/// written.
-struct Listed<'a>(&'a EveryValue<'a>);
-
-impl serde::Serialize for Listed<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for v in self.0.iter() {
-            seq.serialize_element(&json::integer(v))?;
-        }
-        seq.end()
-    }
-}
-
-/// The JSON object: `head`'s entries, then the values, written as they
-/// are serialized instead of held as a tree.
-struct WithValues<'a> {
-    head: &'a serde_json::Map<String, serde_json::Value>,
-    values: Option<Listed<'a>>,
-}
-
-impl serde::Serialize for WithValues<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map =
-            s.serialize_map(Some(self.head.len() + usize::from(self.values.is_some())))?;
-        for (k, v) in self.head {
-            map.serialize_entry(k, v)?;
-        }
-        if let Some(values) = &self.values {
-            map.serialize_entry("values", values)?;
-        }
-        map.end()
-    }
 }

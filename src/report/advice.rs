@@ -3,13 +3,16 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value as Json, json};
+use serde::Serialize;
 
 use crate::advise::{Advice, Exact, Lineup, Plan, Remark, as_written};
 use crate::game::{Summary, wilson};
 use crate::ratio::Ratio;
-use crate::report::json::{SCHEMA, ratio, rules};
+use crate::report::json::{
+    CallJson, RatioJson, RulesJson, SCHEMA, SimulationJson, call, ratio, rules, simulation,
+};
 use crate::report::simulation::{models_used, players, win_share};
+use crate::rules::Rules;
 use crate::style::Style;
 use crate::text::{number, plural};
 
@@ -387,58 +390,146 @@ fn details(a: &Advice, style: Style, out: &mut String) {
 }
 
 /// `advise --format json`.
-pub fn json(plan: &Plan, advice: &[Advice], style: Style) -> Json {
-    let ratio_of = |k: u64, e: &Exact| ratio(Ratio::new(u128::from(k), u128::from(e.deals)));
-    let rules_json: Vec<Json> = advice
-        .iter()
-        .map(|a| {
-            let e = &a.exact;
-            json!({
-                "name": a.rule.name,
-                "rule_set": a.rule.rules.name(),
-                "rules": rules(&a.rule.rules),
-                "parlett": a.rule.remark.quote(),
-                "verdict": verdict(a),
-                "exact": {
-                    "deals": e.deals,
-                    "failing": e.failing,
-                    "rescued": e.rescued,
-                    "lost": e.lost,
-                    "mean_primes": [ratio(e.mean_primes[0]), ratio(e.mean_primes[1])],
-                    "single_prime": e.single_prime,
-                    "highest_changed": ratio_of(e.highest_changed, e),
-                    "quickest_changed": ratio_of(e.quickest_changed, e),
-                    "mean_weight": [ratio(e.mean_weight[0]), ratio(e.mean_weight[1])],
-                    "hard": e.hard,
-                    "weights": e.weights.iter().map(|(w, n)| json!({"weight": w, "deals": n})).collect::<Vec<_>>(),
-                    "hardest": e.hardest.iter().map(|h| json!({
-                        "hand": h.hand.values(),
-                        "primes": h.primes.len(),
-                        "quickest": h.simplest.as_ref().map(|s| crate::report::json::call(s, style)),
-                    })).collect::<Vec<_>>(),
-                },
-                "lineups": a.lineups.iter().map(|l| json!({
-                    "name": l.name,
-                    "players": l.with.players.iter().map(|m| &*m.name).collect::<Vec<_>>(),
-                    "turns": l.turns,
-                    "changed": l.changed,
-                    "changed_share": ratio(changed(l)),
-                    "unaware_seat": l.unaware.map(|s| s + 1),
-                    "with": crate::report::json::simulation(&l.with, &l.with_summary),
-                    "median_turns_as_written": l.without_summary.all_turns.as_ref().map(|t| t.median),
-                    "median_turns_as_written_interval95": l.without_summary.all_turns_median_interval,
-                    "tie_rate_as_written": ratio(l.without_summary.tie_rate),
-                    "no_call_rate_as_written": ratio(l.without_summary.no_call_rate),
-                })).collect::<Vec<_>>(),
+pub fn json<'a>(plan: &'a Plan, advice: &'a [Advice], style: Style) -> AdviceJson<'a> {
+    AdviceJson {
+        schema: SCHEMA,
+        as_written: as_written(),
+        games_per_lineup: plan.games,
+        seed: plan.seed,
+        max_turns: plan.max_turns,
+        house_rules: advice.iter().map(|a| proposal(a, style)).collect(),
+    }
+}
+
+/// `advise --format json`: the rules as written, the run, and each
+/// proposal.
+#[derive(Serialize)]
+pub struct AdviceJson<'a> {
+    schema: u32,
+    #[serde(serialize_with = "rules_object")]
+    as_written: Rules,
+    games_per_lineup: u64,
+    seed: u64,
+    max_turns: u32,
+    house_rules: Vec<ProposalJson<'a>>,
+}
+
+fn rules_object<S: serde::Serializer>(r: &Rules, s: S) -> Result<S::Ok, S::Error> {
+    rules(r).serialize(s)
+}
+
+/// One proposal: its name, rules, Parlett's word, the verdict, the exact
+/// figures and the paired line-ups.
+#[derive(Serialize)]
+pub struct ProposalJson<'a> {
+    name: &'static str,
+    rule_set: String,
+    rules: RulesJson<'a>,
+    parlett: &'static str,
+    verdict: String,
+    exact: ExactJson,
+    lineups: Vec<LineupJson<'a>>,
+}
+
+/// What a proposal does to every deal, as written → with it.
+#[derive(Serialize)]
+pub struct ExactJson {
+    deals: u64,
+    failing: [u64; 2],
+    rescued: u64,
+    lost: u64,
+    mean_primes: [RatioJson; 2],
+    single_prime: [u64; 2],
+    highest_changed: RatioJson,
+    quickest_changed: RatioJson,
+    mean_weight: [RatioJson; 2],
+    hard: [u64; 2],
+    weights: Vec<WeightJson>,
+    hardest: Vec<HardestJson>,
+}
+
+/// How many deals' quickest call weighs `weight`.
+#[derive(Serialize)]
+pub struct WeightJson {
+    weight: u16,
+    deals: u64,
+}
+
+/// One of the hardest hands, its primes and its quickest call.
+#[derive(Serialize)]
+pub struct HardestJson {
+    hand: Vec<u8>,
+    primes: usize,
+    quickest: Option<CallJson>,
+}
+
+/// One paired line-up.
+#[derive(Serialize)]
+pub struct LineupJson<'a> {
+    name: &'static str,
+    players: Vec<&'a str>,
+    turns: u64,
+    changed: u64,
+    changed_share: RatioJson,
+    unaware_seat: Option<usize>,
+    with: SimulationJson<'a>,
+    median_turns_as_written: Option<u32>,
+    median_turns_as_written_interval95: Option<[u32; 2]>,
+    tie_rate_as_written: RatioJson,
+    no_call_rate_as_written: RatioJson,
+}
+
+fn proposal(a: &Advice, style: Style) -> ProposalJson<'_> {
+    let e = &a.exact;
+    let ratio_of = |k: u64| ratio(Ratio::new(u128::from(k), u128::from(e.deals)));
+    ProposalJson {
+        name: a.rule.name,
+        rule_set: a.rule.rules.name(),
+        rules: rules(&a.rule.rules),
+        parlett: a.rule.remark.quote(),
+        verdict: verdict(a),
+        exact: ExactJson {
+            deals: e.deals,
+            failing: e.failing,
+            rescued: e.rescued,
+            lost: e.lost,
+            mean_primes: e.mean_primes.map(ratio),
+            single_prime: e.single_prime,
+            highest_changed: ratio_of(e.highest_changed),
+            quickest_changed: ratio_of(e.quickest_changed),
+            mean_weight: e.mean_weight.map(ratio),
+            hard: e.hard,
+            weights: e
+                .weights
+                .iter()
+                .map(|(&weight, &deals)| WeightJson { weight, deals })
+                .collect(),
+            hardest: e
+                .hardest
+                .iter()
+                .map(|h| HardestJson {
+                    hand: h.hand.values(),
+                    primes: h.primes.len(),
+                    quickest: h.simplest.as_ref().map(|s| call(s, style)),
+                })
+                .collect(),
+        },
+        lineups: a
+            .lineups
+            .iter()
+            .map(|l| LineupJson {
+                name: l.name,
+                players: l.with.players.iter().map(|m| &*m.name).collect(),
+                turns: l.turns,
+                changed: l.changed,
+                changed_share: ratio(changed(l)),
+                unaware_seat: l.unaware.map(|s| s + 1),
+                with: simulation(&l.with, &l.with_summary),
+                median_turns_as_written: l.without_summary.all_turns.as_ref().map(|t| t.median),
+                median_turns_as_written_interval95: l.without_summary.all_turns_median_interval,
+                tie_rate_as_written: ratio(l.without_summary.tie_rate),
+                no_call_rate_as_written: ratio(l.without_summary.no_call_rate),
             })
-        })
-        .collect();
-    json!({
-        "schema": SCHEMA,
-        "as_written": rules(&as_written()),
-        "games_per_lineup": plan.games,
-        "seed": plan.seed,
-        "max_turns": plan.max_turns,
-        "house_rules": rules_json,
-    })
+            .collect(),
+    }
 }

@@ -1,206 +1,446 @@
 //! Machine-readable summaries (`--format json`): one vocabulary for every
-//! command. Every object carries `schema` (the version of this layout).
-//! A probability or mean is an object `{"fraction": "10/2067", "value":
-//! 0.004838…}`: the exact fraction as a string and the nearest float.
-//! Integers are exact JSON numbers; those that can pass 2^53 (primes,
-//! values) are also given as decimal strings in a field named `…_text`,
-//! since JavaScript's and jq's readers round larger numbers.
+//! command, each object a `Serialize` struct whose fields are written in
+//! the order declared. Every top-level object carries `schema` (the
+//! version of this layout). A probability or mean is an object
+//! `{"fraction": "10/2067", "value": 0.004838…}`: the exact fraction as a
+//! string and the nearest float. Integers are exact JSON numbers; those
+//! that can pass 2^53 (primes, values) are also given as decimal strings
+//! in a field named `…_text`, since JavaScript's and jq's readers round
+//! larger numbers.
 
-use serde_json::{Value as Json, json};
+use serde::Serialize;
+use serde::ser::{SerializeSeq, Serializer};
 
 use crate::analysis::{Analysis, NotDone, Witnessed};
 use crate::arith::Value;
-use crate::game::{Simulation, Spread, Summary, wilson};
+use crate::engine::{Answer, EveryValue, Written};
+use crate::game::{Phase, Simulation, Spread, Summary, wilson};
+use crate::hand::Hand;
 use crate::ratio::Ratio;
+use crate::referee::Fault;
+use crate::rules::Rules;
 use crate::style::Style;
 
 /// The version of the JSON layout; it changes when a field changes meaning
 /// or goes away (new fields may appear without it).
 pub const SCHEMA: u32 = 1;
 
+/// An exact integer: a JSON number when it fits 64 bits (signed or not,
+/// as JSON readers parse them), else its decimal string, since values
+/// reach down to −(2^64 − 1), below what any reader takes as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Integer(pub Value);
+
+impl Serialize for Integer {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if let Ok(n) = i64::try_from(self.0) {
+            s.serialize_i64(n)
+        } else if let Ok(n) = u64::try_from(self.0) {
+            s.serialize_u64(n)
+        } else {
+            s.collect_str(&self.0)
+        }
+    }
+}
+
 /// The rules as an object, with `max_value_text` and `max_prime_text`
 /// (null for any prime, like `max_prime`) beside the exact numbers.
-///
-/// # Panics
-/// Never: the rules always serialize.
-pub fn rules(r: &crate::rules::Rules) -> Json {
-    let mut j = serde_json::to_value(r).expect("rules serialize");
-    j["max_value_text"] = json!(r.max_value.to_string());
-    j["max_prime_text"] = json!(r.max_prime.map(|p| p.to_string()));
-    j
+#[derive(Serialize)]
+pub struct RulesJson<'a> {
+    #[serde(flatten)]
+    rules: &'a Rules,
+    max_value_text: String,
+    max_prime_text: Option<String>,
+}
+
+/// [`RulesJson`] of `r`.
+pub fn rules(r: &Rules) -> RulesJson<'_> {
+    RulesJson {
+        rules: r,
+        max_value_text: r.max_value.to_string(),
+        max_prime_text: r.max_prime.map(|p| p.to_string()),
+    }
+}
+
+/// An exact fraction and its nearest float.
+#[derive(Serialize)]
+pub struct RatioJson {
+    fraction: String,
+    value: f64,
+}
+
+/// [`RatioJson`] of `r`.
+pub fn ratio(r: Ratio) -> RatioJson {
+    RatioJson {
+        fraction: r.to_string(),
+        value: r.to_f64(),
+    }
+}
+
+/// A call: `prime`, `prime_text`, `witness`, and the hand where a list of
+/// calls needs it.
+#[derive(Serialize)]
+pub struct CallJson {
+    prime: Integer,
+    prime_text: String,
+    witness: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hand: Option<Vec<u8>>,
+}
+
+/// [`CallJson`] of `c`, its witness written in `style`.
+pub fn call(c: &Witnessed, style: Style) -> CallJson {
+    CallJson {
+        prime: Integer(c.prime),
+        prime_text: c.prime.to_string(),
+        witness: c.witness.render(style),
+        hand: None,
+    }
 }
 
 /// What every per-hand object (`query`, `check`) starts with: `schema`,
 /// `hand` (the counted values), `rule_set` and `rules`.
-pub fn hand_header(
-    hand: crate::hand::Hand,
-    r: &crate::rules::Rules,
-) -> serde_json::Map<String, Json> {
-    let mut m = serde_json::Map::new();
-    m.insert("schema".into(), json!(SCHEMA));
-    m.insert("hand".into(), json!(hand.values()));
-    m.insert("rule_set".into(), json!(r.name()));
-    m.insert("rules".into(), rules(r));
-    m
+#[derive(Serialize)]
+pub struct HandHeader<'a> {
+    schema: u32,
+    hand: Vec<u8>,
+    rule_set: String,
+    rules: RulesJson<'a>,
 }
 
-/// An exact fraction and its nearest float.
-pub fn ratio(r: Ratio) -> Json {
-    json!({ "fraction": r.to_string(), "value": r.to_f64() })
-}
-
-/// A call: `prime`, `prime_text`, `witness`.
-pub fn call(c: &Witnessed, style: Style) -> Json {
-    json!({
-        "prime": integer(c.prime),
-        "prime_text": c.prime.to_string(),
-        "witness": c.witness.render(style),
-    })
-}
-
-/// An exact integer as a JSON number when it fits 64 bits (signed or not,
-/// as JSON readers parse them), else as its decimal string: values reach
-/// down to −(2^64 − 1), below what any reader takes as a number.
-pub fn integer(v: Value) -> Json {
-    if let Ok(n) = i64::try_from(v) {
-        Json::from(n)
-    } else if let Ok(n) = u64::try_from(v) {
-        Json::from(n)
-    } else {
-        Json::String(v.to_string())
+/// [`HandHeader`] of `hand` under `r`.
+pub fn hand_header(hand: Hand, r: &Rules) -> HandHeader<'_> {
+    HandHeader {
+        schema: SCHEMA,
+        hand: hand.values(),
+        rule_set: r.name(),
+        rules: rules(r),
     }
 }
 
-/// A prime and its decimal string, or nulls.
-pub fn big(v: Option<Value>) -> (Json, Json) {
-    match v {
-        Some(v) => (integer(v), json!(v.to_string())),
-        None => (Json::Null, Json::Null),
+/// `query --format json`: the hand's primes with their witnesses, the
+/// highest, the operations cut off at the bound (null where not counted),
+/// and every value where they were asked for.
+#[derive(Serialize)]
+pub struct QueryJson<'a> {
+    #[serde(flatten)]
+    header: HandHeader<'a>,
+    primes: Vec<PrimeJson<'a>>,
+    highest_prime: Option<Integer>,
+    highest_prime_text: Option<String>,
+    pruned: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<ValuesJson<'a>>,
+}
+
+/// A prime with its witness, in a query's list.
+#[derive(Serialize)]
+pub struct PrimeJson<'a> {
+    value: Integer,
+    value_text: String,
+    witness: &'a str,
+}
+
+/// Every value of a hand, written as it is serialized (87 million of them
+/// for six cards under T), not held as a tree.
+pub struct ValuesJson<'a>(EveryValue<'a>);
+
+impl Serialize for ValuesJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for v in self.0.iter() {
+            seq.serialize_element(&Integer(v))?;
+        }
+        seq.end()
+    }
+}
+
+/// [`QueryJson`] of `answer`, its primes written as `primes`
+/// ([`Answer::written`]).
+pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a> {
+    let highest = primes.last().map(|p| p.value);
+    QueryJson {
+        header: hand_header(answer.hand(), answer.rules()),
+        primes: primes
+            .iter()
+            .map(|p| PrimeJson {
+                value: Integer(p.value),
+                value_text: p.value.to_string(),
+                witness: &p.witness,
+            })
+            .collect(),
+        highest_prime: highest.map(Integer),
+        highest_prime_text: highest.map(|v| v.to_string()),
+        pruned: answer.pruned(),
+        values: answer.values().map(ValuesJson),
+    }
+}
+
+/// `check --format json`: the claim, whether it is valid, the prime it
+/// makes or null, and the fault in words (with whatever the caller adds,
+/// such as the flag that would allow it) and by kind.
+#[derive(Serialize)]
+pub struct CheckJson<'a> {
+    #[serde(flatten)]
+    header: HandHeader<'a>,
+    claim: &'a str,
+    valid: bool,
+    value: Option<Integer>,
+    value_text: Option<String>,
+    fault: Option<String>,
+    fault_kind: Option<&'static str>,
+}
+
+/// [`CheckJson`] of the referee's `verdict` on `claim`, the fault written
+/// as `words` says.
+pub fn check<'a>(
+    hand: Hand,
+    rules: &'a Rules,
+    claim: &'a str,
+    verdict: &Result<Value, Fault>,
+    words: impl Fn(&Fault) -> String,
+) -> CheckJson<'a> {
+    let value = verdict.as_ref().ok().copied();
+    let fault = verdict.as_ref().err();
+    CheckJson {
+        header: hand_header(hand, rules),
+        claim,
+        valid: verdict.is_ok(),
+        value: value.map(Integer),
+        value_text: value.map(|v| v.to_string()),
+        fault: fault.map(words),
+        fault_kind: fault.map(Fault::kind),
     }
 }
 
 /// One rule set's answers, as `analyze --format json` lists them.
-pub fn analysis(a: &Analysis, style: Style) -> Json {
-    let failing: Vec<Json> = a
-        .failing()
-        .map(|h| {
-            json!({
-                "hand": h.hand.values(),
-                "deals": h.deals,
-                "probability": ratio(a.weight(h)),
+#[derive(Serialize)]
+pub struct AnalysisJson<'a> {
+    rule_set: String,
+    rules: RulesJson<'a>,
+    cards: usize,
+    hands: usize,
+    deals: u64,
+    failing: Vec<FailingJson>,
+    failing_probability: RatioJson,
+    counted: bool,
+    mean_primes: Option<RatioJson>,
+    screen: Option<u64>,
+    highest: Option<CallJson>,
+}
+
+/// A hand that makes no prime, how often it is dealt, and its chance.
+#[derive(Serialize)]
+pub struct FailingJson {
+    hand: Vec<u8>,
+    deals: u64,
+    probability: RatioJson,
+}
+
+/// [`AnalysisJson`] of `a`, witnesses written in `style`.
+pub fn analysis(a: &Analysis, style: Style) -> AnalysisJson<'_> {
+    AnalysisJson {
+        rule_set: a.folder(),
+        rules: rules(&a.rules),
+        cards: a.cards,
+        hands: a.hands.len(),
+        deals: a.total_deals,
+        failing: a
+            .failing()
+            .map(|h| FailingJson {
+                hand: h.hand.values(),
+                deals: h.deals,
+                probability: ratio(a.weight(h)),
             })
-        })
-        .collect();
-    let highest = a.highest();
-    json!({
-        "rule_set": a.folder(),
-        "rules": rules(&a.rules),
-        "cards": a.cards,
-        "hands": a.hands.len(),
-        "deals": a.total_deals,
-        "failing": failing,
-        "failing_probability": ratio(a.failing_probability()),
-        "counted": a.counted(),
-        "mean_primes": a.mean_primes().map_or(Json::Null, ratio),
-        "screen": a.screen,
-        "highest": highest.map(|(h, c)| {
-            let mut j = call(c, style);
-            j["hand"] = json!(h.hand.values());
-            j
-        }),
-    })
-}
-
-/// `analyze --format json`: every rule set of the run, those not done and
-/// why, and where the reports went.
-pub fn analyses(
-    analyses: &[Analysis],
-    not_done: &[NotDone],
-    style: Style,
-    files: usize,
-    folder: &str,
-) -> Json {
-    json!({
-        "schema": SCHEMA,
-        "rule_sets": analyses.iter().map(|a| analysis(a, style)).collect::<Vec<_>>(),
-        "not_done": not_done
-            .iter()
-            .map(|n| json!({
-                "rule_set": n.folder(),
-                "rules": rules(&n.rules),
-                "reason": n.reason(),
-            }))
-            .collect::<Vec<_>>(),
-        "reports": { "files": files, "folder": folder },
-    })
-}
-
-fn spread(s: &Option<Spread>) -> Json {
-    match s {
-        None => Json::Null,
-        Some(s) => json!({
-            "count": s.count,
-            "mean": ratio(s.mean),
-            "median": s.median,
-            "p10": s.p10,
-            "p90": s.p90,
-            "max": s.max,
+            .collect(),
+        failing_probability: ratio(a.failing_probability()),
+        counted: a.counted(),
+        mean_primes: a.mean_primes().map(ratio),
+        screen: a.screen,
+        highest: a.highest().map(|(h, c)| CallJson {
+            hand: Some(h.hand.values()),
+            ..call(c, style)
         }),
     }
 }
 
-/// `simulate --format json`: the run and what it shows; wins are shares of
-/// the finished games, with 95% Wilson intervals.
-pub fn simulation(sim: &Simulation, s: &Summary) -> Json {
-    let wins: Vec<Json> = s
-        .wins
-        .iter()
-        .enumerate()
-        .map(|(seat, &w)| {
-            json!({
-                "seat": seat + 1,
-                "model": sim.players[seat].name,
-                "wins": w,
-                // No share of no finished game.
-                "share": (s.finished > 0).then(|| ratio(Ratio::new(w as u128, s.finished as u128))),
-                "interval95": (s.finished > 0).then(|| wilson(w, s.finished)),
+/// `analyze --format json`: every rule set of the run, those not done and
+/// why, and where the reports went.
+#[derive(Serialize)]
+pub struct AnalysesJson<'a> {
+    schema: u32,
+    rule_sets: Vec<AnalysisJson<'a>>,
+    not_done: Vec<NotDoneJson<'a>>,
+    reports: ReportsJson<'a>,
+}
+
+/// A rule set a sweep could not do, and why.
+#[derive(Serialize)]
+pub struct NotDoneJson<'a> {
+    rule_set: String,
+    rules: RulesJson<'a>,
+    reason: String,
+}
+
+/// How many files a sweep wrote, and where.
+#[derive(Serialize)]
+pub struct ReportsJson<'a> {
+    files: usize,
+    folder: &'a str,
+}
+
+/// [`AnalysesJson`] of a run.
+pub fn analyses<'a>(
+    analyses: &'a [Analysis],
+    not_done: &'a [NotDone],
+    style: Style,
+    files: usize,
+    folder: &'a str,
+) -> AnalysesJson<'a> {
+    AnalysesJson {
+        schema: SCHEMA,
+        rule_sets: analyses.iter().map(|a| analysis(a, style)).collect(),
+        not_done: not_done
+            .iter()
+            .map(|n| NotDoneJson {
+                rule_set: n.folder(),
+                rules: rules(&n.rules),
+                reason: n.reason(),
             })
-        })
-        .collect();
-    json!({
-        "schema": SCHEMA,
-        "rule_set": sim.rules.name(),
-        "rules": rules(&sim.rules),
-        "players": sim.players.iter().map(|m| &*m.name).collect::<Vec<_>>(),
-        "two_player": sim.two_player,
-        "games": s.games,
-        "seed": sim.seed,
-        "max_turns": sim.max_turns,
-        "finished": s.finished,
-        "unfinished": s.games - s.finished,
-        "turns_of_finished": spread(&s.turns),
-        "median_turns_interval95": s.turns_median_interval,
-        "p90_turns_interval95": s.turns_p90_interval,
-        "turns_of_all": spread(&s.all_turns),
-        "median_turns_of_all_interval95": s.all_turns_median_interval,
-        "p90_turns_of_all_interval95": s.all_turns_p90_interval,
-        "phases": s.phases.as_ref().map(|[opening, endgame]| {
-            let phase = |p: &crate::game::Phase| serde_json::json!({
-                "turns": spread(&p.turns),
-                "tie_rate": ratio(p.tie_rate),
-                "no_call_rate": ratio(p.no_call_rate),
-            });
-            serde_json::json!({ "opening": phase(opening), "endgame": phase(endgame) })
-        }),
-        "tie_rate": ratio(s.tie_rate),
-        "no_call_rate": ratio(s.no_call_rate),
-        "no_prime_rate": ratio(s.no_prime_rate),
-        "endgame_rate": ratio(s.endgame_rate),
-        "endgame": sim.endgame.name(),
-        "draws": s.draws,
-        "wins": wins,
-        "rebuilds_of_finished": spread(&s.rebuilds),
+            .collect(),
+        reports: ReportsJson { files, folder },
+    }
+}
+
+/// Count, mean, median, percentiles and maximum.
+#[derive(Serialize)]
+pub struct SpreadJson {
+    count: usize,
+    mean: RatioJson,
+    median: u32,
+    p10: u32,
+    p90: u32,
+    max: u32,
+}
+
+/// [`SpreadJson`] of `s`, null for none.
+pub fn spread(s: Option<&Spread>) -> Option<SpreadJson> {
+    s.map(|s| SpreadJson {
+        count: s.count,
+        mean: ratio(s.mean),
+        median: s.median,
+        p10: s.p10,
+        p90: s.p90,
+        max: s.max,
     })
+}
+
+/// `simulate --format json`: the run and what it shows; wins are shares
+/// of the finished games, with 95% Wilson intervals.
+#[derive(Serialize)]
+pub struct SimulationJson<'a> {
+    schema: u32,
+    rule_set: String,
+    rules: RulesJson<'a>,
+    players: Vec<&'a str>,
+    two_player: bool,
+    games: usize,
+    seed: u64,
+    max_turns: u32,
+    finished: usize,
+    unfinished: usize,
+    turns_of_finished: Option<SpreadJson>,
+    median_turns_interval95: Option<[u32; 2]>,
+    p90_turns_interval95: Option<[u32; 2]>,
+    turns_of_all: Option<SpreadJson>,
+    median_turns_of_all_interval95: Option<[u32; 2]>,
+    p90_turns_of_all_interval95: Option<[u32; 2]>,
+    phases: Option<PhasesJson>,
+    tie_rate: RatioJson,
+    no_call_rate: RatioJson,
+    no_prime_rate: RatioJson,
+    endgame_rate: RatioJson,
+    endgame: &'static str,
+    draws: usize,
+    wins: Vec<WinsJson<'a>>,
+    rebuilds_of_finished: Option<SpreadJson>,
+}
+
+/// The opening and the endgame of the games that reached it.
+#[derive(Serialize)]
+pub struct PhasesJson {
+    opening: PhaseJson,
+    endgame: PhaseJson,
+}
+
+/// One phase of the games.
+#[derive(Serialize)]
+pub struct PhaseJson {
+    turns: Option<SpreadJson>,
+    tie_rate: RatioJson,
+    no_call_rate: RatioJson,
+}
+
+/// One seat's wins.
+#[derive(Serialize)]
+pub struct WinsJson<'a> {
+    seat: usize,
+    model: &'a str,
+    wins: usize,
+    share: Option<RatioJson>,
+    interval95: Option<[f64; 2]>,
+}
+
+/// [`SimulationJson`] of `sim`'s summary `s`.
+pub fn simulation<'a>(sim: &'a Simulation, s: &'a Summary) -> SimulationJson<'a> {
+    let phase = |p: &Phase| PhaseJson {
+        turns: spread(p.turns.as_ref()),
+        tie_rate: ratio(p.tie_rate),
+        no_call_rate: ratio(p.no_call_rate),
+    };
+    // No share of no finished game.
+    let finished = s.finished > 0;
+    SimulationJson {
+        schema: SCHEMA,
+        rule_set: sim.rules.name(),
+        rules: rules(&sim.rules),
+        players: sim.players.iter().map(|m| &*m.name).collect(),
+        two_player: sim.two_player,
+        games: s.games,
+        seed: sim.seed,
+        max_turns: sim.max_turns,
+        finished: s.finished,
+        unfinished: s.games - s.finished,
+        turns_of_finished: spread(s.turns.as_ref()),
+        median_turns_interval95: s.turns_median_interval,
+        p90_turns_interval95: s.turns_p90_interval,
+        turns_of_all: spread(s.all_turns.as_ref()),
+        median_turns_of_all_interval95: s.all_turns_median_interval,
+        p90_turns_of_all_interval95: s.all_turns_p90_interval,
+        phases: s.phases.as_ref().map(|[opening, endgame]| PhasesJson {
+            opening: phase(opening),
+            endgame: phase(endgame),
+        }),
+        tie_rate: ratio(s.tie_rate),
+        no_call_rate: ratio(s.no_call_rate),
+        no_prime_rate: ratio(s.no_prime_rate),
+        endgame_rate: ratio(s.endgame_rate),
+        endgame: sim.endgame.name(),
+        draws: s.draws,
+        wins: s
+            .wins
+            .iter()
+            .enumerate()
+            .map(|(seat, &w)| WinsJson {
+                seat: seat + 1,
+                model: &sim.players[seat].name,
+                wins: w,
+                share: finished.then(|| ratio(Ratio::new(w as u128, s.finished as u128))),
+                interval95: finished.then(|| wilson(w, s.finished)),
+            })
+            .collect(),
+        rebuilds_of_finished: spread(s.rebuilds.as_ref()),
+    }
 }
 
 #[cfg(test)]
@@ -209,8 +449,16 @@ mod tests {
 
     #[test]
     fn ratios_carry_the_exact_fraction() {
-        let j = ratio(Ratio::new(10, 2067));
+        let j = serde_json::to_value(ratio(Ratio::new(10, 2067))).unwrap();
         assert_eq!(j["fraction"], "10/2067");
         assert!((j["value"].as_f64().unwrap() - 0.004_838).abs() < 1e-6);
+    }
+
+    #[test]
+    fn integers_past_64_bits_are_strings() {
+        let text = |v: Value| serde_json::to_string(&Integer(v)).unwrap();
+        assert_eq!(text(-5), "-5");
+        assert_eq!(text(Value::from(u64::MAX)), u64::MAX.to_string());
+        assert_eq!(text(-Value::from(u64::MAX)), format!("\"-{}\"", u64::MAX));
     }
 }
