@@ -10,7 +10,7 @@ use super::write::{check_file, write_file};
 use super::args::{AdviseArgs, Format};
 use super::{Verdict, print, progress_bar, say, thread_pool, tick};
 
-pub fn run(args: &AdviseArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &AdviseArgs) -> Result<Verdict> {
     let models = args.models.load()?;
     if args.models.print_models {
         print(&models.to_toml())?;

@@ -16,7 +16,7 @@ use prime_solve::text::plural;
 use super::args::{AnalyzeArgs, Format};
 use super::{Verdict, memory_in_use, print, sweep_bar, thread_pool};
 
-pub fn run(args: &AnalyzeArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let rule_sets = if args.all_rules {
         // The settings --all-rules does not sweep apply to every rule set;

@@ -33,13 +33,13 @@ use prime_solve::{Faces, Func, Functions, Hand, Rules};
                   prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n  \
                   prime-solve man > ~/.local/share/man/man6/prime-solve.6"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Every prime one hand can make, each with its simplest witness.
     #[command(
         after_help = "Examples:\n  prime-solve query 4 6 8\n  prime-solve query 2 3 6 --powers\n  prime-solve query QH KS JK --faces suit --format json"
@@ -103,31 +103,31 @@ pub enum Command {
 }
 
 #[derive(Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// The command whose page to print (the pages `prime-solve(6)` refers to).
     #[arg(value_name = "COMMAND")]
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
 }
 
 #[derive(Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 /// The house rules, shared by every command.
 #[derive(Args)]
-pub struct RuleArgs {
+pub(crate) struct RuleArgs {
     /// How face cards count.
     #[arg(long, value_enum, default_value = "five", help_heading = "House rules")]
-    pub faces: Faces,
+    pub(crate) faces: Faces,
     /// Allow powers x^y and exact roots root(x, y).
     #[arg(long, help_heading = "House rules")]
-    pub powers: bool,
+    pub(crate) powers: bool,
     /// Allow cards written side by side: 7, 8 → 78 or 87.
     #[arg(long, help_heading = "House rules")]
-    pub juxtapose: bool,
+    pub(crate) juxtapose: bool,
     /// Allow these functions on any card or sub-result (comma-separated).
     #[arg(
         long,
@@ -136,7 +136,7 @@ pub struct RuleArgs {
         value_name = "LIST",
         help_heading = "House rules"
     )]
-    pub functions: Vec<Func>,
+    pub(crate) functions: Vec<Func>,
     /// How many functions may be nested on one value (1-3).
     #[arg(
         long,
@@ -147,10 +147,10 @@ pub struct RuleArgs {
         requires = "functions",
         help_heading = "House rules"
     )]
-    pub function_depth: u8,
+    pub(crate) function_depth: u8,
     /// Allow any prime, not only primes up to 97.
     #[arg(long, conflicts_with = "max_prime", help_heading = "House rules")]
-    pub high_primes: bool,
+    pub(crate) high_primes: bool,
     /// The highest prime a player may call [default: 97].
     #[arg(
         long,
@@ -159,7 +159,7 @@ pub struct RuleArgs {
         allow_negative_numbers = true,
         help_heading = "House rules"
     )]
-    pub max_prime: Option<u64>,
+    pub(crate) max_prime: Option<u64>,
     /// Prune every value beyond ±N [default: 2^64 − 1].
     #[arg(
         long,
@@ -168,7 +168,7 @@ pub struct RuleArgs {
         allow_negative_numbers = true,
         help_heading = "House rules"
     )]
-    pub max_value: Option<u64>,
+    pub(crate) max_value: Option<u64>,
 }
 
 /// `--functions` items: the names, and a clear word on an empty item
@@ -256,7 +256,7 @@ fn parse_max_value(s: &str) -> Result<u64, String> {
 }
 
 impl RuleArgs {
-    pub fn rules(&self) -> Result<Rules> {
+    pub(crate) fn rules(&self) -> Result<Rules> {
         // `tri,tri` (or `--functions tri --functions tri`) is a slip, not
         // a second triangular number: said, not read as one.
         for (i, f) in self.functions.iter().enumerate() {
@@ -288,35 +288,35 @@ impl RuleArgs {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
 }
 
 /// How results are printed.
 #[derive(Args)]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 /// How witnesses and cards are written: the one `--ascii` and
 /// `--brackets` of every command that writes them.
 #[derive(Args)]
-pub struct StyleArgs {
+pub(crate) struct StyleArgs {
     /// Write * / ^, sqrt() and suits as letters instead of × ÷ √ and ♥.
     #[arg(long)]
-    pub ascii: bool,
+    pub(crate) ascii: bool,
     /// Brackets in witnesses: `minimal` (10 + 8 ÷ 8) or `full`, every
     /// compound operand bracketed (10 + (8 ÷ 8)), for classrooms.
     #[arg(long, value_enum, value_name = "HOW", default_value = "minimal")]
-    pub brackets: Brackets,
+    pub(crate) brackets: Brackets,
 }
 
 impl StyleArgs {
     /// The style the flags ask for.
-    pub fn style(&self) -> Style {
+    pub(crate) fn style(&self) -> Style {
         Style {
             ascii: self.ascii,
             brackets: self.brackets,
@@ -326,32 +326,32 @@ impl StyleArgs {
 
 /// How a long job runs: its threads and its progress bar.
 #[derive(Args)]
-pub struct WorkArgs {
+pub(crate) struct WorkArgs {
     /// Worker threads [default: one per core]. Output is the same for any number.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_THREADS)), allow_negative_numbers = true)]
-    pub threads: Option<u16>,
+    pub(crate) threads: Option<u16>,
     /// Do not draw the progress bar.
     #[arg(short, long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Where the player models come from.
 #[derive(Args)]
-pub struct ModelsArgs {
+pub(crate) struct ModelsArgs {
     /// Player models and the table's timing from a TOML file (see
     /// --print-models): its models join expert, club and novice, or replace
     /// one of the same name.
     #[arg(long, value_name = "FILE")]
-    pub models: Option<PathBuf>,
+    pub(crate) models: Option<PathBuf>,
     /// Print the player models (the built-in ones, with --models FILE's) as
     /// TOML, and exit.
     #[arg(long, conflicts_with = "format")]
-    pub print_models: bool,
+    pub(crate) print_models: bool,
 }
 
 impl ModelsArgs {
     /// The built-in models, with the file's.
-    pub fn load(&self) -> Result<Models> {
+    pub(crate) fn load(&self) -> Result<Models> {
         let Some(path) = &self.models else {
             return Ok(Models::default());
         };
@@ -366,7 +366,7 @@ impl ModelsArgs {
 /// The text of the file at `path`, reading no more than `cap` bytes and one
 /// more: a file longer than that (or a device that never ends, such as
 /// /dev/zero) is refused without being read whole.
-pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String> {
+pub(crate) fn read_capped(path: &std::path::Path, cap: u64) -> Result<String> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
@@ -379,11 +379,11 @@ pub fn read_capped(path: &std::path::Path, cap: u64) -> Result<String> {
 
 /// How much memory a search may use.
 #[derive(Args)]
-pub struct MemoryArgs {
+pub(crate) struct MemoryArgs {
     /// Refuse a search (exit 2) that would hold more than SIZE of tables,
     /// e.g. 4G, 512M [default: half the physical memory, less under ulimit -v].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    pub memory_limit: Option<u64>,
+    pub(crate) memory_limit: Option<u64>,
 }
 
 fn parse_size(s: &str) -> Result<u64, String> {
@@ -391,73 +391,73 @@ fn parse_size(s: &str) -> Result<u64, String> {
 }
 
 /// The most worker threads `--threads` takes.
-pub const MAX_THREADS: u16 = 256;
+pub(crate) const MAX_THREADS: u16 = 256;
 
 /// How the cards on the command line are read, shared by the commands that
 /// take cards.
 #[derive(Args)]
-pub struct HandArgs {
+pub(crate) struct HandArgs {
     /// Accept any hand, not only what the 54-card pack deals: more than four
     /// of a value, three Jokers, a card named twice, 11-13 under any faces.
     #[arg(long)]
-    pub any_values: bool,
+    pub(crate) any_values: bool,
 }
 
 #[derive(Args)]
-pub struct QueryArgs {
+pub(crate) struct QueryArgs {
     /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
     #[arg(required = true, value_name = "CARDS", allow_negative_numbers = true)]
-    pub cards: Vec<String>,
+    pub(crate) cards: Vec<String>,
     /// Also list every reachable value, not only the primes.
     #[arg(long)]
-    pub values: bool,
+    pub(crate) values: bool,
     #[command(flatten)]
-    pub hand: HandArgs,
+    pub(crate) hand: HandArgs,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
     #[command(flatten)]
-    pub style: StyleArgs,
+    pub(crate) style: StyleArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 /// `check`'s cards and claim are read after a `--` that
 /// [`positionals_last`] inserts, so both allow a leading `-`.
 #[derive(Args)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The visible cards (2-6): values 1-13, cards like QH 10s 7♦ T, Jokers JK.
     #[arg(required = true, value_name = "CARDS", allow_hyphen_values = true)]
-    pub cards: Vec<String>,
+    pub(crate) cards: Vec<String>,
     /// The claim, in quotes: "(6 x 4) / 8". It may start with `-`; options
     /// may come before or after it.
     #[arg(value_name = "CLAIM", allow_hyphen_values = true)]
-    pub claim: String,
+    pub(crate) claim: String,
     #[command(flatten)]
-    pub hand: HandArgs,
+    pub(crate) hand: HandArgs,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 #[derive(Args)]
-pub struct AnalyzeArgs {
+pub(crate) struct AnalyzeArgs {
     /// Sweep all 72 rule sets: faces {five, rank, suit} × powers × juxtapose ×
     /// functions {none, tri, tri+fact+sqrt} × high primes (--function-depth and
     /// --max-value apply to each).
     #[arg(long, conflicts_with_all = ["faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
-    pub all_rules: bool,
+    pub(crate) all_rules: bool,
     /// With --all-rules, only the 36 rule sets with the prime ceiling (up to
     /// 97): for six cards, where most of those with high primes do not fit.
     #[arg(long, requires = "all_rules")]
-    pub ceiling_only: bool,
+    pub(crate) ceiling_only: bool,
     /// Count every prime of every hand, also where the census stops at 97
     /// (five cards or more, any prime, functions): hours of work, and lists
     /// of tens of thousands of primes per hand.
     #[arg(long)]
-    pub count_every_prime: bool,
+    pub(crate) count_every_prime: bool,
     /// Go on past rule sets whose search does not fit the memory limit:
     /// they are listed as not done (in the index, and on stdout) and the
     /// others are written. The searches then run one after another, each
@@ -465,33 +465,33 @@ pub struct AnalyzeArgs {
     /// decided by each search's projection before it starts, the same on
     /// every run with the same limit and threads except near the limit.
     #[arg(long)]
-    pub skip_refused: bool,
+    pub(crate) skip_refused: bool,
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
-    pub cards: u8,
+    pub(crate) cards: u8,
     /// The folder to write reports to (created if its parent exists).
     #[arg(short, long, value_name = "DIR", default_value = "reports")]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Write only the index and each rule set's summary.md, not hands.csv
     /// and the plots (for sweeps of four cards or more, whose hands.csv
     /// lists hundreds of megabytes of primes).
     #[arg(long)]
-    pub summaries_only: bool,
+    pub(crate) summaries_only: bool,
     /// Print the answers as text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub(crate) format: Format,
     #[command(flatten)]
-    pub style: StyleArgs,
+    pub(crate) style: StyleArgs,
     #[command(flatten)]
-    pub work: WorkArgs,
+    pub(crate) work: WorkArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TableFormat {
+pub(crate) enum TableFormat {
     /// Markdown: every hand, the grid, and the index by prime.
     Md,
     /// CSV: the per-hand table.
@@ -499,33 +499,33 @@ pub enum TableFormat {
 }
 
 #[derive(Args)]
-pub struct TableArgs {
+pub(crate) struct TableArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value = "md")]
-    pub format: TableFormat,
+    pub(crate) format: TableFormat,
     /// Write to this file instead of standard output, through symlinks: a
     /// regular file is replaced whole or not at all, a device or FIFO is
     /// written as it is.
     #[arg(short, long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     #[command(flatten)]
-    pub style: StyleArgs,
+    pub(crate) style: StyleArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 #[derive(Args)]
-pub struct SimulateArgs {
+pub(crate) struct SimulateArgs {
     /// One player model per seat, comma-separated: expert, club, novice, or
     /// a model of --models FILE [default: three experts, or two with
     /// --two-player].
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub players: Vec<String>,
+    pub(crate) players: Vec<String>,
     /// The two-player game with an 18-card stockpile.
     #[arg(long)]
-    pub two_player: bool,
+    pub(crate) two_player: bool,
     /// What the last two players do once the others are out (three or more
     /// players): the two-player stockpile game, play on with two cards,
     /// stop at the first player out (the most cards wins), or the one
@@ -538,64 +538,64 @@ pub struct SimulateArgs {
         default_value = "stockpile",
         conflicts_with = "two_player"
     )]
-    pub endgame: Endgame,
+    pub(crate) endgame: Endgame,
     /// How many games to play.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_games, allow_negative_numbers = true)]
-    pub games: u64,
+    pub(crate) games: u64,
     #[command(flatten)]
-    pub run: RunArgs,
+    pub(crate) run: RunArgs,
     /// Also write summary.md, games.csv and game-length.svg to this folder.
     #[arg(short, long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Print the summary as text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub(crate) format: Format,
     /// Run the fixed study of reports/simulation.md (several scenarios) and write it as
     /// Markdown to FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["players", "two_player", "out", "format", "faces", "powers", "juxtapose", "functions", "high_primes", "max_prime"])]
-    pub study: Option<PathBuf>,
+    pub(crate) study: Option<PathBuf>,
     #[command(flatten)]
-    pub work: WorkArgs,
+    pub(crate) work: WorkArgs,
     #[command(flatten)]
-    pub models: ModelsArgs,
+    pub(crate) models: ModelsArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 /// The seed and the turn cap of simulated games.
 #[derive(Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// The seed: the same seed gives the same games for any thread count.
     #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Stop a game as unfinished after this many turns (at most 1,000,000).
     #[arg(long, value_name = "T", default_value_t = 5000, value_parser = parse_max_turns, allow_negative_numbers = true)]
-    pub max_turns: u32,
+    pub(crate) max_turns: u32,
 }
 
 #[derive(Args)]
-pub struct AdviseArgs {
+pub(crate) struct AdviseArgs {
     /// Games per line-up and house rule.
     #[arg(long, value_name = "N", default_value_t = 2000, value_parser = parse_games, allow_negative_numbers = true)]
-    pub games: u64,
+    pub(crate) games: u64,
     #[command(flatten)]
-    pub run: RunArgs,
+    pub(crate) run: RunArgs,
     /// Write the report as Markdown to FILE (reports/house-rules.md).
     #[arg(short, long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Print the report as Markdown text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub(crate) format: Format,
     #[command(flatten)]
-    pub style: StyleArgs,
+    pub(crate) style: StyleArgs,
     #[command(flatten)]
-    pub work: WorkArgs,
+    pub(crate) work: WorkArgs,
     #[command(flatten)]
-    pub models: ModelsArgs,
+    pub(crate) models: ModelsArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
 }
 
 fn parse_seed(s: &str) -> Result<u64, String> {
@@ -617,7 +617,7 @@ fn parse_games(s: &str) -> Result<u64, String> {
 /// claim, and so is everything after a `--` the user typed. An option
 /// `check` does not have is an error here: after the `--` clap would read
 /// it as a card.
-pub fn positionals_last(args: Vec<OsString>) -> Result<Vec<OsString>, clap::Error> {
+pub(crate) fn positionals_last(args: Vec<OsString>) -> Result<Vec<OsString>, clap::Error> {
     if args.get(1).is_none_or(|a| a != "check") {
         return Ok(args);
     }
@@ -704,7 +704,7 @@ fn is_option(arg: &str) -> bool {
 
 /// The hand the tokens name under `faces`: one the pack can deal, or any
 /// hand with `--any-values`.
-pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
+pub(crate) fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
     Ok(if how.any_values {
         Hand::parse_any(tokens, faces)?
     } else {
@@ -713,43 +713,43 @@ pub fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Han
 }
 
 #[derive(Args)]
-pub struct PracticeArgs {
+pub(crate) struct PracticeArgs {
     /// How many hands to deal.
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = parse_rounds, allow_negative_numbers = true)]
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
-    pub cards: u8,
+    pub(crate) cards: u8,
     /// The seed of the deal: the same seed deals the same hands [default: from the clock].
     #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Seconds to answer; when they run out the hand counts as a pass.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub time_limit: Option<f64>,
+    pub(crate) time_limit: Option<f64>,
     /// Deal only hard hands: the simplest witness weighs 4 or more (two × or
     /// ÷, say; with more cards, one more a card), or the hand makes at most
     /// two primes.
     #[arg(long)]
-    pub hard: bool,
+    pub(crate) hard: bool,
     /// Append one CSV row per hand to FILE (time, cards, hand, rules, claim,
     /// verdict, seconds, best prime).
     #[arg(long, value_name = "FILE")]
-    pub history: Option<PathBuf>,
+    pub(crate) history: Option<PathBuf>,
     /// Print a summary of the --history FILE and stop.
     #[arg(long, requires = "history", conflicts_with = "format")]
-    pub stats: bool,
+    pub(crate) stats: bool,
     /// Read the replies from FILE instead of the keyboard: one `MS CLAIM` or
     /// `MS pass` a line, typed MS milliseconds after the hand is shown.
     #[arg(long, value_name = "FILE")]
-    pub script: Option<PathBuf>,
+    pub(crate) script: Option<PathBuf>,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
     #[command(flatten)]
-    pub style: StyleArgs,
+    pub(crate) style: StyleArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
 }
 
 /// A time in seconds, more than 0 and at most a day.
@@ -761,7 +761,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PaperArg {
+pub(crate) enum PaperArg {
     /// 210 × 297 mm.
     A4,
     /// 8.5 × 11 in.
@@ -769,39 +769,39 @@ pub enum PaperArg {
 }
 
 #[derive(Args)]
-pub struct CribArgs {
+pub(crate) struct CribArgs {
     /// The file to write: FILE.pdf or FILE.svg (written atomically), or
     /// any path with --format (/dev/stdout, a pipe).
     #[arg(short, long, value_name = "FILE", required = true)]
-    pub out: PathBuf,
+    pub(crate) out: PathBuf,
     /// The format, where the file name does not end in .pdf or .svg.
     #[arg(short, long, value_enum, value_name = "FORMAT")]
-    pub format: Option<CribFormat>,
+    pub(crate) format: Option<CribFormat>,
     /// The paper size.
     #[arg(long, value_enum, default_value = "a4")]
-    pub paper: PaperArg,
+    pub(crate) paper: PaperArg,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 /// What `crib` draws.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CribFormat {
+pub(crate) enum CribFormat {
     Pdf,
     Svg,
 }
 
 #[derive(Args)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The bots' models, one per bot: expert, club, novice (2-5 bots, or one
     /// with --two-player) [default: two club players, or one].
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    pub bots: Vec<String>,
+    pub(crate) bots: Vec<String>,
     /// The two-player game with an 18-card stockpile, against one bot.
     #[arg(long)]
-    pub two_player: bool,
+    pub(crate) two_player: bool,
     /// What the last two players do once the others are out (see simulate
     /// --endgame).
     #[arg(
@@ -811,31 +811,31 @@ pub struct PlayArgs {
         default_value = "stockpile",
         conflicts_with = "two_player"
     )]
-    pub endgame: Endgame,
+    pub(crate) endgame: Endgame,
     /// End after N combinations; the result is by cards held.
     #[arg(long, value_name = "N", value_parser = parse_turns, allow_negative_numbers = true)]
-    pub turns: Option<u32>,
+    pub(crate) turns: Option<u32>,
     /// The seed of the shuffle and the bots' timing [default: from the clock].
     #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Seconds after which a combination nobody has called is buried.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub time_limit: f64,
+    pub(crate) time_limit: f64,
     /// Take your replies from FILE instead of the keyboard: one line per
     /// combination, `MS CLAIM` or `MS pass` (typed MS milliseconds after
     /// the cards are shown); the game ends with the script.
     #[arg(long, value_name = "FILE")]
-    pub script: Option<PathBuf>,
+    pub(crate) script: Option<PathBuf>,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub(crate) output: OutputArgs,
     #[command(flatten)]
-    pub style: StyleArgs,
+    pub(crate) style: StyleArgs,
     #[command(flatten)]
-    pub models: ModelsArgs,
+    pub(crate) models: ModelsArgs,
     #[command(flatten)]
-    pub memory: MemoryArgs,
+    pub(crate) memory: MemoryArgs,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub(crate) rules: RuleArgs,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use prime_solve::{Card, check};
 use super::args::{CheckArgs, Format, parse_hand};
 use super::{Verdict, hints, print};
 
-pub fn run(args: &CheckArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &CheckArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let claim = &args.claim;
     // A lone card can never be a claim (a hand has at least two cards to

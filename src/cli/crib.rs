@@ -10,7 +10,7 @@ use super::write::{check_file, write_file};
 use super::args::{CribArgs, CribFormat, PaperArg};
 use super::{Spinner, Verdict, say};
 
-pub fn run(args: &CribArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &CribArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let path = &args.out;
     let ext = path

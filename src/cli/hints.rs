@@ -6,7 +6,7 @@ use prime_solve::game::SimError;
 use prime_solve::{CardError, Faces, Fault, HandError, HouseRule, SolveError};
 
 /// What to append to an error's message: a separator and the hint.
-pub fn for_error(err: &anyhow::Error) -> String {
+pub(crate) fn for_error(err: &anyhow::Error) -> String {
     err.chain().find_map(hint).unwrap_or_default()
 }
 
@@ -71,7 +71,7 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
 
 /// What to append to a referee's fault: the flag that allows what the
 /// claim needed.
-pub fn for_fault(fault: &Fault) -> String {
+pub(crate) fn for_fault(fault: &Fault) -> String {
     match fault {
         Fault::NotAllowed { rule, .. } => match rule {
             HouseRule::Powers => " (use --powers)".into(),

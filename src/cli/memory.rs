@@ -8,7 +8,7 @@ use prime_solve::Budget;
 
 /// The process's budget, shared by every search a command runs: at first
 /// [`default_limit`], set from `--memory-limit` before any work.
-pub fn budget() -> &'static Arc<Budget> {
+pub(crate) fn budget() -> &'static Arc<Budget> {
     static PROCESS: OnceLock<Arc<Budget>> = OnceLock::new();
     PROCESS.get_or_init(|| Budget::new(default_limit()))
 }
@@ -17,7 +17,7 @@ pub fn budget() -> &'static Arc<Budget> {
 /// more than about 70% of the address space the process may use
 /// (`ulimit -v`), leaving room for the program, thread stacks and the
 /// allocator's own reservations. 4 GiB where neither can be read.
-pub fn default_limit() -> u64 {
+pub(crate) fn default_limit() -> u64 {
     let physical = read_proc("/proc/meminfo", "MemTotal:").map(|kib| kib * 1024);
     // A container's memory (its cgroup's limit) counts as the machine's.
     let physical = match (physical, cgroup_memory_limit()) {
@@ -36,13 +36,13 @@ pub fn default_limit() -> u64 {
 /// is none: the lesser of `ulimit -v` and `ulimit -d` (the data segment,
 /// which since Linux 4.7 counts every private writable mapping, so every
 /// allocation the budget charges).
-pub fn address_space_limit() -> Option<u64> {
+pub(crate) fn address_space_limit() -> Option<u64> {
     space_limits().into_iter().flatten().min()
 }
 
 /// The `ulimit` flag of the limit [`address_space_limit`] gives, for
 /// messages: `ulimit -v`, or `ulimit -d` where that is the lesser.
-pub fn address_space_flag() -> &'static str {
+pub(crate) fn address_space_flag() -> &'static str {
     match space_limits() {
         [Some(v), Some(d)] if d < v => "ulimit -d",
         [None, Some(_)] => "ulimit -d",
@@ -102,7 +102,7 @@ fn limit_within(bytes: u64) -> u64 {
 /// smaller) is set aside for the program itself. A larger `--memory-limit`
 /// would let the program run out of address space on an allocation too
 /// small to be refused cleanly (an abort) before the budget says no.
-pub fn most_within(bytes: u64) -> u64 {
+pub(crate) fn most_within(bytes: u64) -> u64 {
     bytes.saturating_sub(ADDRESS_SPACE_RESERVE.min(bytes / 2))
 }
 
@@ -110,7 +110,7 @@ pub fn most_within(bytes: u64) -> u64 {
 /// least whose default budget ([`limit_within`]) has room for one worker
 /// thread ([`PER_THREAD`]), which every command needs. (Below about 20
 /// MiB the program could not even start its threads.)
-pub const MIN_ADDRESS_SPACE: u64 = 46 << 20;
+pub(crate) const MIN_ADDRESS_SPACE: u64 = 46 << 20;
 
 /// What the address space must keep beside the tables: the binary, the
 /// allocator's per-thread arenas, stacks.
@@ -126,7 +126,7 @@ fn read_proc(path: &str, key: &str) -> Option<u64> {
 
 /// Bytes the engine sets aside for each worker thread: its stack and what
 /// it allocates outside the tables.
-pub const PER_THREAD: u64 = 16 << 20;
+pub(crate) const PER_THREAD: u64 = 16 << 20;
 
 /// Reads a size: a number of bytes with an optional unit K, M, G, T, P, E
 /// (powers of 1024, an optional `B` or `iB` after it), e.g. `4G`, `512M`,
@@ -135,7 +135,7 @@ pub const PER_THREAD: u64 = 16 << 20;
 ///
 /// # Errors
 /// A message saying what to write instead, for anything else.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))

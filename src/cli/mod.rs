@@ -30,7 +30,7 @@ use prime_solve::Charge;
 use prime_solve::text::Bytes;
 use prime_solve::text::echo;
 
-pub use memory::address_space_limit;
+pub(crate) use memory::address_space_limit;
 use memory::{MIN_ADDRESS_SPACE, PER_THREAD, address_space_flag, most_within};
 use prime_solve::text::plural;
 
@@ -63,12 +63,12 @@ impl Command {
 }
 
 /// What a command concluded: the exit codes 0 and 1 of docs/rules.md §8.
-pub enum Verdict {
+pub(crate) enum Verdict {
     Yes,
     No,
 }
 
-pub fn run() -> ExitCode {
+pub(crate) fn run() -> ExitCode {
     // Refused before anything else starts (a thread, the signal handler):
     // below this the program itself does not fit.
     let flag = address_space_flag();
@@ -261,7 +261,7 @@ fn fold(text: &str) -> String {
 
 /// One line on stderr. Unlike `eprintln!`, it does not panic when stderr
 /// cannot be written (`2>/dev/full`): the exit code still tells.
-pub fn say(line: &str) {
+pub(crate) fn say(line: &str) {
     let mut err = io::stderr().lock();
     let _ = writeln!(err, "{line}").and_then(|()| err.flush());
 }
@@ -310,12 +310,12 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// Writes the whole of a command's output to stdout at once.
-pub fn print(text: &str) -> anyhow::Result<()> {
+pub(crate) fn print(text: &str) -> anyhow::Result<()> {
     print_with(|out| out.write_all(text.as_bytes()))
 }
 
 /// Writes a command's output to stdout as `write` makes it, buffered.
-pub fn print_with(
+pub(crate) fn print_with(
     write: impl FnOnce(&mut io::BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
 ) -> anyhow::Result<()> {
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
@@ -326,7 +326,7 @@ pub fn print_with(
 
 /// A bar on stderr counting `unit`, hidden when stderr is not a terminal
 /// or with --quiet.
-pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
+pub(crate) fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
     if quiet || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -343,7 +343,7 @@ pub fn progress_bar(total: u64, unit: &str, quiet: bool) -> ProgressBar {
 
 /// The bar of a sweep: its length is the expected work (hands weighted by
 /// cost), and it shows hands done, elapsed time, rate and time left.
-pub fn sweep_bar(work: u64, hands: u64, quiet: bool) -> ProgressBar {
+pub(crate) fn sweep_bar(work: u64, hands: u64, quiet: bool) -> ProgressBar {
     if quiet || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -359,7 +359,7 @@ pub fn sweep_bar(work: u64, hands: u64, quiet: bool) -> ProgressBar {
 }
 
 /// One step of a progress bar; the memory in use is refreshed now and then.
-pub fn tick(bar: &ProgressBar) {
+pub(crate) fn tick(bar: &ProgressBar) {
     bar.inc(1);
     if bar.position().is_multiple_of(64) && !bar.is_hidden() {
         bar.set_message(memory_in_use());
@@ -368,13 +368,13 @@ pub fn tick(bar: &ProgressBar) {
 
 /// A pool of worker threads, with the memory each may use beside the
 /// tables set aside in the budget.
-pub struct Pool {
-    pub pool: rayon::ThreadPool,
+pub(crate) struct Pool {
+    pub(crate) pool: rayon::ThreadPool,
     _reserved: Charge,
 }
 
 impl Pool {
-    pub fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+    pub(crate) fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
         self.pool.install(op)
     }
 }
@@ -382,7 +382,7 @@ impl Pool {
 /// A pool of `threads` workers (else as many as `RAYON_NUM_THREADS` asks
 /// for, else one per core); each worker's stack and scratch memory
 /// ([`PER_THREAD`]) is charged to the budget before any is started.
-pub fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
+pub(crate) fn thread_pool(threads: Option<u16>) -> anyhow::Result<Pool> {
     let from_env = if threads.is_some() {
         None
     } else {
@@ -466,7 +466,7 @@ fn env_threads() -> anyhow::Result<Option<u64>> {
 }
 
 /// The memory in use, for progress lines: `1.2 GiB of 12 GiB`.
-pub fn memory_in_use() -> String {
+pub(crate) fn memory_in_use() -> String {
     let budget = memory::budget();
     format!("{} of {}", Bytes(budget.used()), Bytes(budget.limit()))
 }
@@ -475,13 +475,13 @@ pub fn memory_in_use() -> String {
 /// a second (never when stderr is not a terminal or with `quiet`) and
 /// shows the sub-hand tables built and the memory in use; it goes when
 /// dropped.
-pub struct Spinner {
+pub(crate) struct Spinner {
     done: std::sync::mpsc::Sender<()>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Spinner {
-    pub fn start(what: &'static str, quiet: bool) -> Spinner {
+    pub(crate) fn start(what: &'static str, quiet: bool) -> Spinner {
         let (done, stop) = std::sync::mpsc::channel::<()>();
         let show = !quiet && io::stderr().is_terminal();
         // No spinner where the system gives no thread (`ulimit -u`).

@@ -28,7 +28,7 @@ mod screen;
 /// Everything said about a game, in order.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "event", rename_all = "lowercase")]
-pub enum Event {
+pub(crate) enum Event {
     Deal {
         turn: u32,
         cards: Vec<Shown>,
@@ -71,20 +71,20 @@ pub enum Event {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Shown {
+pub(crate) struct Shown {
     player: String,
     card: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Held {
+pub(crate) struct Held {
     player: String,
     cards: usize,
 }
 
 /// The person's record, as printed.
 #[derive(Clone, Debug, Serialize)]
-pub struct Record {
+pub(crate) struct Record {
     calls: u32,
     valid: u32,
     wrong: u32,
@@ -111,12 +111,12 @@ impl Record {
 }
 
 /// The table: the game, the players' names, and how things are said.
-pub struct Table<'a> {
-    pub live: Live<'a>,
-    pub names: Vec<String>,
+pub(crate) struct Table<'a> {
+    pub(crate) live: Live<'a>,
+    pub(crate) names: Vec<String>,
     solver: Solver,
-    pub style: Style,
-    pub max_turns: Option<u32>,
+    pub(crate) style: Style,
+    pub(crate) max_turns: Option<u32>,
 }
 
 impl Table<'_> {
@@ -128,7 +128,7 @@ impl Table<'_> {
         face(self.live.setup.card(id), self.style)
     }
 
-    pub fn held(&self) -> Vec<Held> {
+    pub(crate) fn held(&self) -> Vec<Held> {
         let mut held: Vec<Held> = self
             .live
             .held()
@@ -148,7 +148,7 @@ impl Table<'_> {
         held
     }
 
-    pub fn deal_event(&self, round: &Round) -> Event {
+    pub(crate) fn deal_event(&self, round: &Round) -> Event {
         let cards: Vec<Shown> = round
             .shown
             .owners
@@ -189,7 +189,7 @@ impl Table<'_> {
     }
 
     /// A call and the ruling on it.
-    pub fn call_events(&self, round: &Round, c: &Made) -> [Event; 2] {
+    pub(crate) fn call_events(&self, round: &Round, c: &Made) -> [Event; 2] {
         let witness = match (c.claim.is_none() && c.valid, c.prime, round.hand) {
             (true, Some(p), Some(hand)) => self
                 .solver
@@ -223,7 +223,7 @@ impl Table<'_> {
         ]
     }
 
-    pub fn outcome_event(&self, round: &Round, done: &Finished) -> Event {
+    pub(crate) fn outcome_event(&self, round: &Round, done: &Finished) -> Event {
         let turn = round.turn;
         match &done.outcome {
             Outcome::Win(w) => {
@@ -258,7 +258,7 @@ impl Table<'_> {
     }
 
     /// Ends the game: who won, or who holds the most cards.
-    pub fn end_event(&mut self, reason: &'static str) -> Event {
+    pub(crate) fn end_event(&mut self, reason: &'static str) -> Event {
         let turns = self.live.game.record().turns;
         let winner = self.live.game.record().winner;
         let held = self.live.held();
@@ -278,7 +278,7 @@ impl Table<'_> {
 
     /// Whether the game stops here (`--turns`, or the person is out, when
     /// the models play on to the end).
-    pub fn stop(&mut self) -> Option<&'static str> {
+    pub(crate) fn stop(&mut self) -> Option<&'static str> {
         let turns = self.live.game.record().turns;
         if self.max_turns.is_some_and(|m| turns >= m) {
             return Some("turns");
@@ -292,7 +292,7 @@ impl Table<'_> {
 }
 
 /// One event in words (one or more lines).
-pub fn say(e: &Event) -> String {
+pub(crate) fn say(e: &Event) -> String {
     match e {
         Event::Deal {
             turn,
@@ -421,7 +421,7 @@ pub fn say(e: &Event) -> String {
     }
 }
 
-pub fn run(args: &PlayArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &PlayArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let table_models = args.models.load()?;
     if args.models.print_models {

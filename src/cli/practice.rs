@@ -94,7 +94,7 @@ fn ms(d: Duration) -> u64 {
     d.as_millis().min(u128::from(u64::MAX)) as u64
 }
 
-pub fn run(args: &PracticeArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
     if args.stats {
         let path = args
             .history

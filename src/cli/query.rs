@@ -17,7 +17,7 @@ use super::{Spinner, Verdict, print_with};
 /// well above what it holds.
 const JSON_PER_PRIME: u64 = 768;
 
-pub fn run(args: &QueryArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let hand = parse_hand(&args.cards, rules.faces, &args.hand)?;
     let solver = Solver::new(rules)?.with_budget(Arc::clone(super::memory::budget()));

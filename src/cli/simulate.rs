@@ -14,7 +14,7 @@ use super::args::{Format, SimulateArgs};
 use super::write::{check_file, check_folder, write_file, write_files};
 use super::{Pool, Verdict, print, progress_bar, say, thread_pool, tick};
 
-pub fn run(args: &SimulateArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &SimulateArgs) -> Result<Verdict> {
     let models = args.models.load()?;
     if args.models.print_models {
         print(&models.to_toml())?;

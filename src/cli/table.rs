@@ -11,7 +11,7 @@ use super::write::{check_file, write_file};
 use super::args::{TableArgs, TableFormat};
 use super::{Spinner, Verdict, print, say};
 
-pub fn run(args: &TableArgs) -> Result<Verdict> {
+pub(crate) fn run(args: &TableArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     if let Some(path) = &args.out {
         check_file(path).context("cannot write the table")?;

@@ -12,14 +12,14 @@ use crossterm::{cursor, queue, style, terminal};
 
 /// Whether `play`'s table is on the alternate screen, for a signal that
 /// ends the program there ([`restore`]).
-pub static ALTERNATE_SCREEN: std::sync::atomic::AtomicBool =
+pub(crate) static ALTERNATE_SCREEN: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
 /// Puts the terminal back as it was before raw mode (and the alternate
 /// screen, if `play` is on it): for a signal that ends the program while
 /// a line is being read or the table is up, which no destructor then does
 /// (`kill`, a closed ssh session, `timeout`).
-pub fn restore() {
+pub(crate) fn restore() {
     if raw_mode_on() {
         let mut out = io::stdout();
         if ALTERNATE_SCREEN.load(std::sync::atomic::Ordering::SeqCst) {
@@ -44,10 +44,10 @@ pub fn restore() {
 
 /// Raw mode for as long as this lives; dropping it (also on an error or a
 /// panic unwinding) puts the terminal back as it was.
-pub struct RawMode;
+pub(crate) struct RawMode;
 
 impl RawMode {
-    pub fn on() -> io::Result<RawMode> {
+    pub(crate) fn on() -> io::Result<RawMode> {
         if io::stdout().is_terminal() {
             terminal::enable_raw_mode()?;
         } else {
@@ -117,12 +117,12 @@ fn raw_mode_off() {
 }
 
 /// Whether stdout takes colour: a terminal, and `NO_COLOR` unset or empty.
-pub fn colour() -> bool {
+pub(crate) fn colour() -> bool {
     io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// `text` in green (`good`) or red, when colour is on.
-pub fn paint(text: &str, good: bool, on: bool) -> String {
+pub(crate) fn paint(text: &str, good: bool, on: bool) -> String {
     if !on {
         return text.to_string();
     }
@@ -137,7 +137,7 @@ pub fn paint(text: &str, good: bool, on: bool) -> String {
 
 /// What the player typed.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A line, Enter pressed (possibly empty).
     Text(String),
     /// The time limit ran out first.
@@ -148,7 +148,7 @@ pub enum Line {
 
 /// A key as the line editor sees it: what it does to `buffer`, and
 /// whether the line is finished.
-pub fn edit(buffer: &mut String, key: KeyEvent) -> Option<Line> {
+pub(crate) fn edit(buffer: &mut String, key: KeyEvent) -> Option<Line> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
@@ -177,7 +177,7 @@ pub fn edit(buffer: &mut String, key: KeyEvent) -> Option<Line> {
 /// Throws away what was typed before a new hand is shown (the rest of a
 /// claim typed as the time ran out, say), so that it is not read as the
 /// first reply to cards not seen yet.
-pub fn discard_typed_ahead() -> Result<()> {
+pub(crate) fn discard_typed_ahead() -> Result<()> {
     let _raw = RawMode::on().context("cannot read the keyboard")?;
     while event::poll(Duration::ZERO)? {
         event::read()?;
@@ -189,7 +189,7 @@ pub fn discard_typed_ahead() -> Result<()> {
 /// out, the rest of a claim still being typed, which the next hand (shown
 /// at once) would otherwise read as its first reply.
 /// Gives whether a key that quits (Esc, Ctrl-C, Ctrl-D) came among them.
-pub fn discard_for(grace: Duration) -> Result<bool> {
+pub(crate) fn discard_for(grace: Duration) -> Result<bool> {
     let _raw = RawMode::on().context("cannot read the keyboard")?;
     let end = Instant::now() + grace;
     loop {
@@ -210,7 +210,7 @@ pub fn discard_for(grace: Duration) -> Result<bool> {
 /// end of `typed` as there is room for, after `…` where the start is cut,
 /// one column short of the edge so that the terminal never wraps it (a
 /// wrapped line was drawn again one row lower ten times a second).
-pub fn fit_line(prompt: &str, typed: &str, width: u16) -> String {
+pub(crate) fn fit_line(prompt: &str, typed: &str, width: u16) -> String {
     let room = usize::from(width.max(2)) - 1;
     let prompt: String = prompt.chars().take(room).collect();
     let left = room - prompt.chars().count();
@@ -229,7 +229,7 @@ pub fn fit_line(prompt: &str, typed: &str, width: u16) -> String {
 /// so far on the current line ten times a second (its end, where the
 /// window is too narrow for all of it), until Enter, a quit key or `limit`
 /// after `start`.
-pub fn read_line(
+pub(crate) fn read_line(
     start: Instant,
     limit: Option<Duration>,
     prompt: &dyn Fn(Duration) -> String,
@@ -286,16 +286,16 @@ pub fn read_line(
 /// stdout (a terminal, or a pipe when stderr is none either, where the
 /// person would otherwise type blind); else it is drawn on stderr and the
 /// caller writes it out.
-pub fn line_kept() -> bool {
+pub(crate) fn line_kept() -> bool {
     io::stdout().is_terminal() || !io::stderr().is_terminal()
 }
 
 /// One scripted reply: typed `ms` milliseconds after the cards were shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Scripted {
-    pub ms: u64,
+pub(crate) struct Scripted {
+    pub(crate) ms: u64,
     /// `None` for `pass`.
-    pub claim: Option<String>,
+    pub(crate) claim: Option<String>,
 }
 
 /// The longest script read: far more replies than a session has.
@@ -303,13 +303,13 @@ const MAX_SCRIPT: u64 = 16 << 20;
 
 /// Reads a script: one `MS CLAIM` or `MS pass` a line; blank lines and
 /// lines starting with `#` are skipped.
-pub fn read_script(path: &Path) -> Result<Vec<Scripted>> {
+pub(crate) fn read_script(path: &Path) -> Result<Vec<Scripted>> {
     let text = super::args::read_capped(path, MAX_SCRIPT)
         .with_context(|| format!("cannot read the script {}", path.display()))?;
     parse_script(&text).with_context(|| format!("in the script {}", path.display()))
 }
 
-pub fn parse_script(text: &str) -> Result<Vec<Scripted>> {
+pub(crate) fn parse_script(text: &str) -> Result<Vec<Scripted>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -35,7 +35,7 @@ use prime_solve::report::File;
 ///
 /// # Errors
 /// The I/O error of the first step that failed, with the path.
-pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+pub(crate) fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
     let call = WriteRun::new();
     let result = prepare(path, contents, &call).and_then(|step| step.commit(&call, true));
     call.finish(result)
@@ -48,7 +48,7 @@ pub fn write_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 ///
 /// # Errors
 /// The I/O error of the first step that failed; `dir` is then as it was.
-pub fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
+pub(crate) fn write_files(dir: &Path, files: &[File]) -> io::Result<()> {
     let call = WriteRun::new();
     let (dir, created) = ensure_folder(dir)?;
     remove_dead_runs_temps(&dir);
@@ -130,7 +130,7 @@ fn write_into(dir: &Path, files: &[File], call: &WriteRun) -> io::Result<()> {
 ///
 /// # Errors
 /// What [`write_file`] would fail with first.
-pub fn check_file(path: &Path) -> io::Result<()> {
+pub(crate) fn check_file(path: &Path) -> io::Result<()> {
     match file_target(path)? {
         Target::New(p) | Target::Regular(p) => may_write_in(&parent_of(&p)),
         _ => Ok(()),
@@ -143,7 +143,7 @@ pub fn check_file(path: &Path) -> io::Result<()> {
 ///
 /// # Errors
 /// What [`write_files`] would fail with first.
-pub fn check_folder(dir: &Path) -> io::Result<()> {
+pub(crate) fn check_folder(dir: &Path) -> io::Result<()> {
     match folder_target(dir)? {
         Target::New(p) => may_write_in(&parent_of(&p)),
         Target::Folder(p) => may_write_in(&p),
@@ -619,14 +619,14 @@ impl Pending {
 /// Ends every unfinished write of this process, as for a signal: folders
 /// already swapped in go back, temporaries are removed. The returned guard
 /// keeps any other write from going on; hold it until the process ends.
-pub fn abandon() -> Abandoned {
+pub(crate) fn abandon() -> Abandoned {
     let mut pending = lock();
     pending.undo(|_| true);
     Abandoned(pending)
 }
 
 /// Holds writes off until dropped (see [`abandon`]).
-pub struct Abandoned(#[allow(dead_code)] MutexGuard<'static, Pending>);
+pub(crate) struct Abandoned(#[allow(dead_code)] MutexGuard<'static, Pending>);
 
 /// One call of `write_file` or `write_files`: its entries in `Pending`.
 struct WriteRun(u64);

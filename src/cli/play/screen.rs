@@ -18,7 +18,7 @@ use crate::cli::print;
 use crate::cli::term::{Line, edit};
 
 /// Whether both ends are a terminal.
-pub fn possible() -> bool {
+pub(crate) fn possible() -> bool {
     io::stdin().is_terminal() && io::stdout().is_terminal()
 }
 
@@ -197,7 +197,7 @@ fn compose(
 
 /// Plays at the keyboard until the game ends or the person leaves, then
 /// prints the result on the ordinary screen.
-pub fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
+pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
     let title = format!(
         "Prime Time: you against {}   rules: {} ({})   seed {seed}",
         table.names[1..].join(", "),

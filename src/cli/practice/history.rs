@@ -48,12 +48,12 @@ fn regular_or_new(path: &Path) -> Result<()> {
 
 /// The history file, opened to append (created with its header if new or
 /// empty).
-pub struct Log {
+pub(crate) struct Log {
     writer: csv::Writer<File>,
     path: std::path::PathBuf,
 }
 
-pub fn open(path: &Path) -> Result<Log> {
+pub(crate) fn open(path: &Path) -> Result<Log> {
     let fail = || {
         format!(
             "cannot open the history {}",
@@ -105,7 +105,7 @@ fn ends_a_line(path: &Path, len: u64) -> std::io::Result<bool> {
 
 /// Appends one round and flushes it, so that a drill stopped at any point
 /// keeps every hand played.
-pub fn append(log: &mut Log, r: &Round, rules: &Rules, style: Style) -> Result<()> {
+pub(crate) fn append(log: &mut Log, r: &Round, rules: &Rules, style: Style) -> Result<()> {
     let cards: Vec<String> = r
         .cards
         .iter()
@@ -162,7 +162,7 @@ fn timestamp(t: SystemTime) -> String {
 
 /// A summary of the history: hands, correct calls, times, per rule set,
 /// and the hands missed most often.
-pub fn stats(path: &Path) -> Result<String> {
+pub(crate) fn stats(path: &Path) -> Result<String> {
     regular_or_new(path)?;
     if fs::metadata(path).is_ok_and(|m| m.len() > MAX_HISTORY) {
         bail!(
