@@ -312,10 +312,7 @@ fn check_named_cards(cards: &[Card]) -> Result<(), HandError> {
         };
         let named = cards.iter().filter(|&&c| c == card).count();
         if named > 1 {
-            return Err(HandError::CardRepeated {
-                card: format!("the {} of {}", rank.name(false), suit.name()),
-                named,
-            });
+            return Err(HandError::CardRepeated { rank, suit, named });
         }
     }
     for rank in Rank::all() {
@@ -343,8 +340,17 @@ pub enum HandError {
     AllJokers,
     #[error("the pack has only two Jokers, and {} are named", number(*named))]
     TooManyJokers { named: usize },
-    #[error("{card} is named {}, but the pack has one", times(*named))]
-    CardRepeated { card: String, named: usize },
+    #[error(
+        "the {} of {} is named {}, but the pack has one",
+        rank.name(false),
+        suit.name(),
+        times(*named)
+    )]
+    CardRepeated {
+        rank: Rank,
+        suit: Suit,
+        named: usize,
+    },
     #[error("the pack has only four {rank}, and {} are named", number(*named))]
     TooManyOfRank { rank: &'static str, named: usize },
     #[error(

@@ -87,7 +87,8 @@ mod tests {
             .to_string(),
             HandError::TooManyJokers { named: 3 }.to_string(),
             HandError::CardRepeated {
-                card: "the two of spades".into(),
+                rank: Rank::Num(2),
+                suit: Suit::Spades,
                 named: 2,
             }
             .to_string(),
@@ -98,7 +99,7 @@ mod tests {
             .to_string(),
             SimError::Empty.to_string(),
             SolveError::TooLarge {
-                hand: "1 2".into(),
+                hand: Hand::from_values(&[1, 2]),
                 limit: 9,
             }
             .to_string(),

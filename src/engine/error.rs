@@ -5,6 +5,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::PRIME_SAMPLE;
+use crate::hand::Hand;
 use crate::rules::RulesError;
 
 /// Why a hand could not be solved.
@@ -16,7 +17,7 @@ pub enum SolveError {
         "the search is too large: the cards {hand} reach more than {limit} values under these \
          rules"
     )]
-    TooLarge { hand: String, limit: usize },
+    TooLarge { hand: Hand, limit: usize },
     /// The search needs more memory than its budget allows: `needed` bytes
     /// in all (an estimate when `estimated`), against `limit`.
     #[error(

@@ -559,7 +559,7 @@ impl Build<'_> {
     pub(super) fn check(&self, hand: Hand, values: usize) -> Result<(), SolveError> {
         if values > self.limit {
             return Err(SolveError::TooLarge {
-                hand: hand.to_string(),
+                hand,
                 limit: self.limit,
             });
         }
