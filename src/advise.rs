@@ -1,4 +1,4 @@
-//! The house-rule advisor: what each of the seed's house rules does to the
+//! The house-rule advisor: what each of Parlett's house rules does to the
 //! game, against the rules as written. Exact figures over every three-card
 //! deal (from the sweep), and paired simulations: the same deals and the
 //! same draws played with and without the rule.
@@ -38,7 +38,7 @@ pub enum Remark {
 }
 
 impl Remark {
-    /// Parlett's words, as the seed's rules give them.
+    /// Parlett's words, as his rules give them.
     pub fn quote(self) -> &'static str {
         match self {
             Remark::HighPrimes => {
@@ -71,7 +71,7 @@ pub fn as_written() -> Rules {
     Rules::default()
 }
 
-/// The seed's house rules alone, then the combinations a table would
+/// Parlett's house rules alone, then the combinations a table would
 /// likely choose.
 pub fn proposals() -> Vec<Proposal> {
     let base = as_written();

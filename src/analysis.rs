@@ -864,7 +864,7 @@ pub fn folder(rules: &Rules, cards: usize) -> String {
     }
 }
 
-/// Every combination the issue of record sweeps: faces × powers ×
+/// Every combination of the house rules a sweep of all rule sets covers: faces × powers ×
 /// juxtapose × functions {none, tri, tri+fact+sqrt} × high primes (72).
 pub fn all_rule_sets() -> Vec<Rules> {
     use crate::rules::{Faces, Functions};

@@ -9,9 +9,9 @@ fn main() -> std::process::ExitCode {
 
 /// Under `ulimit -v`, glibc's malloc would give threads arenas of their
 /// own, each reserving 64 MiB of address space (128 MiB while it is laid
-/// out) that the memory budget cannot see: two worker threads under
-/// `ulimit -v 200000` then found no room for a 32-byte allocation and the
-/// process aborted. Where the address space is limited, every thread
+/// out) that the memory budget cannot see, so that under `ulimit -v
+/// 200000` two worker threads leave no room for a 32-byte allocation and
+/// the process aborts. Where the address space is limited, every thread
 /// shares the main arena instead (a lock shared by the threads; without
 /// a limit nothing changes).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

@@ -1,6 +1,6 @@
 //! The practice drill: hands dealt from the pack, every answer for each,
 //! the referee's ruling on a player's claim, and the score and summary of
-//! a session. Pure: the CLI reads the claims and keeps the clock.
+//! a drill. Pure: the CLI reads the claims and keeps the clock.
 
 use crate::analysis::Difficulty;
 use crate::arith::Value;
@@ -256,7 +256,7 @@ impl Round {
     }
 }
 
-/// The end of a session.
+/// The end of a drill.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
     pub rounds: usize,

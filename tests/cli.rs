@@ -306,7 +306,7 @@ fn control_characters_are_never_echoed_raw() {
     assert_eq!(json["claim"], claim);
 }
 
-/// Every hostile shape of the issue, about `bytes` long (an argument may be
+/// Every hostile shape of claim, about `bytes` long (an argument may be
 /// at most 128 KiB on Linux).
 fn hostile_claims(bytes: usize) -> Vec<(&'static str, String)> {
     let fill = |unit: &str| unit.repeat(bytes / unit.len());
@@ -517,7 +517,7 @@ fn rule_flags_say_what_to_write() {
             "an empty item in the list: use a comma-separated list of tri, fact, sqrt",
         );
     }
-    // A function named twice was taken as once.
+    // A function named twice is an error, not taken as once.
     fails_with(
         &query(&["--functions", "tri,fact,tri"]),
         "--functions names tri twice: list each of tri, fact, sqrt at most once",
@@ -868,7 +868,7 @@ fn json_is_refused_where_there_is_none() {
 }
 
 /// `check` takes a short option's value attached, like every command
-/// (`-fjson` was refused, `-f=json` read as a card).
+/// (`-fjson` as `-f json`, `-f=json` not read as a card).
 #[test]
 fn check_takes_an_attached_format() {
     for f in ["-fjson", "-f=json"] {

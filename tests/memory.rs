@@ -52,10 +52,10 @@ fn six_cards_under_every_rule_are_refused_at_once() {
 
 #[test]
 fn five_cards_under_every_rule_fit_two_gigabytes() {
-    // Every value of them once needed about 3.8 GB and was refused here.
-    // The value-only path lists them in 0.7 GB, and its primes come from
-    // the scan, which is no longer projected as if it built the hand's
-    // full table: the query is answered within 2 GB of address space.
+    // Every value of them by the full tables needs about 3.8 GB. The
+    // value-only path lists them in 0.7 GB, and its primes come from the
+    // scan, which is not projected as if it built the hand's full table:
+    // the query is answered within 2 GB of address space.
     let out = under_ulimit(
         2_000_000,
         &format!("query 3 5 7 9 11 {EVERY_RULE} --values"),
@@ -84,10 +84,10 @@ fn the_hard_limit_stops_a_search_the_projection_let_through() {
 #[test]
 fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
     // The budget asked for is 100 GiB, the address space 2 GB: refused at
-    // once, with what the address space leaves. Before, the search ran
-    // with the budget the user gave, and a small allocation past the
-    // address space could abort (`analyze --all-rules -j4 --memory-limit
-    // 2G` under `ulimit -v 60000`, every run).
+    // once, with what the address space leaves: a search run with the
+    // budget the user gave could abort on a small allocation past the
+    // address space (`analyze --all-rules -j4 --memory-limit 2G` under
+    // `ulimit -v 60000`).
     let out = under_ulimit(
         2_000_000,
         &format!("query 3 5 7 9 11 13 {EVERY_RULE} --memory-limit 100G"),
@@ -105,8 +105,8 @@ fn a_limit_above_what_the_machine_gives_is_refused_as_such() {
 
 #[test]
 fn a_small_address_space_still_answers_small_requests() {
-    // Under 300 MB the 512 MiB set aside for the program once left a
-    // budget of 0 bytes, and `query 3 5 7` was refused.
+    // Under 300 MB, setting aside the whole 512 MiB for the program would
+    // leave a budget of 0 bytes and refuse even `query 3 5 7`.
     let out = under_ulimit(300_000, "query 3 5 7");
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("highest prime: "));
@@ -167,9 +167,9 @@ fn the_least_address_space_is_refused_in_one_line_and_above_it_all_run() {
 #[test]
 fn every_value_of_six_cards_under_every_rule_is_refused_before_the_primes_are_sought() {
     // The value-only path projects the hand's set before the search for its
-    // primes, which takes minutes of CPU and gigabytes here: it once ran to
-    // the end (about 270 s) before the values were refused. `timeout` ends
-    // the run (status 124) if the refusal does not come first.
+    // primes, which takes minutes of CPU and gigabytes here (about 270 s).
+    // `timeout` ends the run (status 124) if the refusal does not come
+    // first.
     let bin = assert_cmd::cargo::cargo_bin("prime-solve");
     let out = Command::new("sh")
         .arg("-c")
@@ -243,11 +243,11 @@ fn many_threads_are_capped_and_counted() {
     assert!(!out.exists());
 }
 
-/// Near the limit, whether tables built side by side pass it depended on
-/// how the threads met: this table (its search fits from 34M on one
-/// thread) was refused on about two runs in three with two threads at
-/// 38M, and succeeded on the third. Now a refusal with several threads
-/// is decided again on one, so every run gives what one thread gives.
+/// Near the limit, whether tables built side by side pass it depends on
+/// how the threads meet: this table's search fits from 34M on one thread,
+/// and with two threads at 38M may or may not. A refusal with several
+/// threads is decided again on one, so every run gives what one thread
+/// gives.
 #[test]
 fn a_refusal_near_the_limit_does_not_depend_on_the_threads() {
     let table = |threads: &str, limit: &str| {
@@ -557,8 +557,8 @@ fn lower_bounds_on_five_card_hands_refuse_only_what_the_sample_refuses() {
 #[test]
 fn a_refusal_from_lower_bounds_reads_the_same_for_any_number_of_threads() {
     // Each thread's reservation takes from the room the lists may have;
-    // the bounds once stopped counting where that room was passed, so
-    // that the figures changed with the threads.
+    // bounds that stopped counting where that room was passed would give
+    // figures that change with the threads.
     let refusal = |threads: &str| {
         let out = prime_solve()
             .args([
@@ -594,11 +594,9 @@ fn a_refusal_from_lower_bounds_reads_the_same_for_any_number_of_threads() {
 #[test]
 fn a_call_book_too_large_is_refused_in_seconds() {
     // Six experts under T with any prime: the book would hold every prime
-    // of the 4,965 six-card hands, some 11 GiB. Refused once projected
-    // as if each hand built its full table (for the wrong reason), and
-    // when that projection was corrected, run for hours before the book
-    // passed the budget; now refused from a sample of its hands, in
-    // seconds.
+    // of the 4,965 six-card hands, some 11 GiB; building it would run for
+    // hours before the book passed the budget. It is refused from a sample
+    // of its hands, in seconds.
     fails_with(
         prime_solve().args([
             "simulate",
@@ -613,7 +611,7 @@ fn a_call_book_too_large_is_refused_in_seconds() {
             "--memory-limit",
             "8G",
         ]),
-        // The lists' refusal, with the hint `simulate` once left out.
+        // The lists' refusal, with its hint.
         "operations on pairs of values); use fewer players or cards, a --max-prime ceiling \
          instead of --high-primes, or raise --memory-limit",
     );
@@ -753,9 +751,9 @@ fn reports_that_cannot_fit_are_named_as_reports() {
 
 /// The narrow copies the targeted search keeps with the tables it meets
 /// are kept only while the budget has room to spare: near its limit, a
-/// sweep makes them hand by hand instead, as it did before they were kept,
-/// so a limit it ran within then it runs within now (with the copies kept
-/// regardless it was refused at 120M, and needed 160M).
+/// sweep makes them hand by hand instead, so that it runs within a limit
+/// it would pass if it kept them regardless (refused at 120M, needing
+/// 160M).
 #[test]
 fn a_sweep_near_its_limit_keeps_no_copies_it_cannot_afford() {
     let dir = tempfile::tempdir().unwrap();

@@ -528,7 +528,7 @@ fn dev_stdout_is_standard_output() {
 fn output_paths_are_checked_before_the_work() {
     // Under a memory limit too small for any search or worker thread: the
     // path is named first, so it is checked before anything is worked out
-    // (a sweep of hours used to end in "the folder does not exist").
+    // (a sweep of hours must not end in "the folder does not exist").
     let small = ["--memory-limit", "1K"];
     let cases: [(&[&str], &str); 6] = [
         (

@@ -298,7 +298,7 @@ pub(crate) struct Scripted {
     pub(crate) claim: Option<String>,
 }
 
-/// The longest script read: far more replies than a session has.
+/// The longest script read: far more replies than a drill or game has.
 const MAX_SCRIPT: u64 = 16 << 20;
 
 /// Reads a script: one `MS CLAIM` or `MS pass` a line; blank lines and

@@ -158,8 +158,8 @@ impl Solver {
 
     /// A solver whose restricted search ([`Solver::without_pruned_counts`])
     /// restricts only the sub-hands one card short of a hand, keeping full
-    /// tables for those two cards short even from six cards on: the search
-    /// as it was before, for comparisons.
+    /// tables for those two cards short even from six cards on: the plainer
+    /// search, to compare the two-level one against.
     pub fn with_one_restricted_level(self) -> Solver {
         // Tables restricted for two levels point into cut tables that this
         // solver would no longer look up: they go.

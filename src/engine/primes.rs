@@ -41,9 +41,9 @@ impl Build<'_> {
         // must be counted once: when a function prunes it and the count is
         // wanted. Whether any other value is kept is worked out again each
         // time it is made, which is quicker than a lookup in a set of every
-        // value (primality has its own memo): one six-card hand under T
-        // with any prime takes 11.5 s and 1.0 GB so, and took 19.3 s and
-        // 2.3 GB when every large odd value went through the set.
+        // value (primality has its own memo), and far less memory: a set
+        // of every large odd value of a six-card hand under T with any
+        // prime holds gigabytes.
         let limits: Vec<(Func, Option<Value>)> = self
             .functions
             .iter()

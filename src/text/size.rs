@@ -92,8 +92,8 @@ mod tests {
             apart(100, 2 << 10),
             ("0.1 KiB".to_string(), "2.0 KiB".to_string())
         );
-        // Closer than three decimals tell: in bytes (it read "16.000 MiB,
-        // more than the limit of 16.000 MiB").
+        // Closer than three decimals tell: in bytes, never "16.000 MiB,
+        // more than the limit of 16.000 MiB".
         let mib = 1u64 << 20;
         assert_eq!(
             apart(16 * mib + 300, 16 * mib),
