@@ -3,7 +3,7 @@
 //! with the rules and a legend. Laid out once as marks on pages; `svg` and
 //! `pdf::render` draw the same marks.
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, HandResult};
 use crate::hand::Hand;
 use crate::rules::DEFAULT_MAX_PRIME;
 use crate::rules::Faces;
@@ -194,225 +194,30 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
         a.rules.name(),
         a.rules.describe()
     );
-    let header = 84.0;
-    let footer = 30.0;
-    let col_head = 20.0;
-    let avail = height - 2.0 * MARGIN - header - footer - col_head;
+    let avail = height - 2.0 * MARGIN - HEADER - FOOTER - COL_HEAD;
     let per_page = ((avail / MIN_ROW).floor() as usize).max(1);
     let page_count = pairs.len().div_ceil(per_page);
     let rows_each = pairs.len().div_ceil(page_count);
-    let row_h = (avail / rows_each as f32).min(MAX_ROW);
-    let left = MARGIN;
-    let label_w = 34.0;
-    let cell_w = (width - 2.0 * MARGIN - label_w) / f32::from(max);
+    let frame = Frame {
+        width,
+        height,
+        faces,
+        max,
+        row_h: (avail / rows_each as f32).min(MAX_ROW),
+        cell_w: (width - 2.0 * MARGIN - LABEL_W) / f32::from(max),
+        grid_top: MARGIN + HEADER + COL_HEAD,
+    };
     let failing: Vec<String> = a.failing().map(|h| h.hand.to_string()).collect();
     let mut pages = Vec::new();
     for (p, chunk) in pairs.chunks(rows_each).enumerate() {
         let mut m = Vec::new();
-        let text = |m: &mut Vec<Mark>, x, y, size, bold, anchor, s: String| {
-            m.push(Mark::Text {
-                x,
-                y,
-                size,
-                bold,
-                anchor,
-                text: s,
-            })
-        };
-        let mut y = MARGIN + 12.0;
-        text(&mut m, left, y, 13.0, true, Anchor::Start, title.clone());
-        y += 13.0;
-        for line in rules_text(a) {
-            text(&mut m, left, y, 6.8, false, Anchor::Start, line);
-            y += 8.6;
+        page_head(&mut m, a, &title, &failing, page_count);
+        column_heads(&mut m, &frame);
+        for (i, &(x, y)) in chunk.iter().enumerate() {
+            row(&mut m, &frame, a, i, x, y);
         }
-        y += 3.0;
-        for line in LEGEND {
-            text(&mut m, left, y, 6.8, false, Anchor::Start, line.to_string());
-            y += 8.6;
-        }
-        let fails = if failing.is_empty() {
-            "Every hand makes a prime under these rules.".to_string()
-        } else {
-            format!(
-                "Shaded dark, \"none\": the hand makes no prime ({}); every card is buried.",
-                failing.join(", ")
-            )
-        };
-        let split = if page_count > 1 {
-            format!(
-                " The {} hands are split over {page_count} pages, to keep every call legible.",
-                a.hands.len()
-            )
-        } else {
-            String::new()
-        };
-        text(&mut m, left, y, 6.8, true, Anchor::Start, fails + &split);
-        // Column heads: the highest card.
-        let grid_top = MARGIN + header + col_head;
-        text(
-            &mut m,
-            left + label_w / 2.0,
-            grid_top - 11.0,
-            6.0,
-            false,
-            Anchor::Middle,
-            "cards".into(),
-        );
-        for c in 1..=max {
-            let cx = left + label_w + cell_w * (f32::from(c) - 0.5);
-            let (main, also) = label(c, faces);
-            text(&mut m, cx, grid_top - 9.0, 8.0, true, Anchor::Middle, main);
-            if !also.is_empty() {
-                text(
-                    &mut m,
-                    cx,
-                    grid_top - 2.5,
-                    5.0,
-                    false,
-                    Anchor::Middle,
-                    also.into(),
-                );
-            }
-        }
-        for (i, &(x, yv)) in chunk.iter().enumerate() {
-            let ry = grid_top + row_h * i as f32;
-            if x % 2 == 0 {
-                m.push(Mark::Rect {
-                    x: left,
-                    y: ry,
-                    w: width - 2.0 * MARGIN,
-                    h: row_h,
-                    grey: 0.93,
-                });
-            }
-            let row_label = format!("{} {}", label(x, faces).0, label(yv, faces).0);
-            text(
-                &mut m,
-                left + label_w / 2.0,
-                ry + row_h / 2.0 + 2.8,
-                7.5,
-                true,
-                Anchor::Middle,
-                row_label,
-            );
-            for c in yv..=max {
-                let cx = left + label_w + cell_w * f32::from(c - 1);
-                let Some(h) = a.get(Hand::from_values(&[x, yv, c])) else {
-                    continue;
-                };
-                let mid = cx + cell_w / 2.0;
-                match (&h.highest, &h.simplest) {
-                    (Some(best), Some(quick)) => {
-                        let top = ry + (row_h - MIN_ROW) / 2.0 + 5.5;
-                        // High primes can be long: shrink them to the cell.
-                        let best = best.prime.to_string();
-                        let fit = (cell_w - 3.0) / text_width(&best, true);
-                        text(
-                            &mut m,
-                            mid,
-                            top,
-                            BEST_SIZE.min(fit),
-                            true,
-                            Anchor::Middle,
-                            best,
-                        );
-                        let call = format!(
-                            "{}={}",
-                            quick.prime,
-                            tight(&quick.witness.render(crate::style::Style::UNICODE))
-                        );
-                        let fit = (cell_w - 3.0) / text_width(&call, false);
-                        let size = CALL_SIZE.min(fit).max(MIN_CALL_SIZE);
-                        text(&mut m, mid, top + 5.0, size, false, Anchor::Middle, call);
-                    }
-                    _ => {
-                        m.push(Mark::Rect {
-                            x: cx + 0.5,
-                            y: ry + 0.5,
-                            w: cell_w - 1.0,
-                            h: row_h - 1.0,
-                            grey: 0.55,
-                        });
-                        text(
-                            &mut m,
-                            mid,
-                            ry + row_h / 2.0 + 2.2,
-                            6.5,
-                            true,
-                            Anchor::Middle,
-                            "none".into(),
-                        );
-                    }
-                }
-            }
-        }
-        // Grid lines: under each row, between columns.
-        let bottom = grid_top + row_h * chunk.len() as f32;
-        for i in 0..=chunk.len() {
-            let ly = grid_top + row_h * i as f32;
-            m.push(Mark::Line {
-                x1: left,
-                y1: ly,
-                x2: width - MARGIN,
-                y2: ly,
-                width: 0.3,
-                grey: 0.6,
-            });
-        }
-        for c in 0..=max {
-            let lx = left + label_w + cell_w * f32::from(c);
-            m.push(Mark::Line {
-                x1: lx,
-                y1: grid_top,
-                x2: lx,
-                y2: bottom,
-                width: 0.3,
-                grey: 0.6,
-            });
-        }
-        // The primes a player should know by heart: up to the ceiling, and
-        // never past the rules' own 97.
-        let upto = a
-            .rules
-            .max_prime
-            .map_or(DEFAULT_MAX_PRIME, |m| m.min(DEFAULT_MAX_PRIME));
-        let primes: Vec<String> = (2..=upto)
-            .filter(|&n| (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0))
-            .map(|n| n.to_string())
-            .collect();
-        let fy = height - MARGIN - 14.0;
-        text(
-            &mut m,
-            left,
-            fy,
-            6.8,
-            false,
-            Anchor::Start,
-            format!("Primes to {upto}: {}. 1 is not a prime.", primes.join(" ")),
-        );
-        text(
-            &mut m,
-            left,
-            fy + 9.0,
-            5.5,
-            false,
-            Anchor::Start,
-            format!(
-                "Made by `{command}` ({} page{}).",
-                paper.name(),
-                if page_count > 1 { "s" } else { "" }
-            ),
-        );
-        text(
-            &mut m,
-            width - MARGIN,
-            fy + 9.0,
-            6.5,
-            false,
-            Anchor::End,
-            format!("page {} of {page_count}", p + 1),
-        );
+        grid_lines(&mut m, &frame, chunk.len());
+        page_foot(&mut m, &frame, a, paper, command, (p, page_count));
         pages.push(m);
     }
     Crib {
@@ -421,6 +226,256 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
         pages,
         title,
     }
+}
+
+/// The height of a page's title, rules and legend.
+const HEADER: f32 = 84.0;
+/// The height of a page's list of primes and its credits.
+const FOOTER: f32 = 30.0;
+/// The height of the column heads.
+const COL_HEAD: f32 = 20.0;
+/// The width of the column of row labels.
+const LABEL_W: f32 = 34.0;
+/// The left edge of everything on a page.
+const LEFT: f32 = MARGIN;
+
+/// Where the grid of a page goes.
+struct Frame {
+    width: f32,
+    height: f32,
+    faces: Faces,
+    /// The highest card value, the number of columns.
+    max: u8,
+    row_h: f32,
+    cell_w: f32,
+    grid_top: f32,
+}
+
+/// A line of text at (`x`, `y`).
+fn text(m: &mut Vec<Mark>, x: f32, y: f32, size: f32, bold: bool, anchor: Anchor, s: String) {
+    m.push(Mark::Text {
+        x,
+        y,
+        size,
+        bold,
+        anchor,
+        text: s,
+    });
+}
+
+/// The title, the rules, the legend, and which hands fail.
+fn page_head(m: &mut Vec<Mark>, a: &Analysis, title: &str, failing: &[String], page_count: usize) {
+    let mut y = MARGIN + 12.0;
+    text(m, LEFT, y, 13.0, true, Anchor::Start, title.to_string());
+    y += 13.0;
+    for line in rules_text(a) {
+        text(m, LEFT, y, 6.8, false, Anchor::Start, line);
+        y += 8.6;
+    }
+    y += 3.0;
+    for line in LEGEND {
+        text(m, LEFT, y, 6.8, false, Anchor::Start, line.to_string());
+        y += 8.6;
+    }
+    let fails = if failing.is_empty() {
+        "Every hand makes a prime under these rules.".to_string()
+    } else {
+        format!(
+            "Shaded dark, \"none\": the hand makes no prime ({}); every card is buried.",
+            failing.join(", ")
+        )
+    };
+    let split = if page_count > 1 {
+        format!(
+            " The {} hands are split over {page_count} pages, to keep every call legible.",
+            a.hands.len()
+        )
+    } else {
+        String::new()
+    };
+    text(m, LEFT, y, 6.8, true, Anchor::Start, fails + &split);
+}
+
+/// The column heads: the highest card.
+fn column_heads(m: &mut Vec<Mark>, f: &Frame) {
+    text(
+        m,
+        LEFT + LABEL_W / 2.0,
+        f.grid_top - 11.0,
+        6.0,
+        false,
+        Anchor::Middle,
+        "cards".into(),
+    );
+    for c in 1..=f.max {
+        let cx = LEFT + LABEL_W + f.cell_w * (f32::from(c) - 0.5);
+        let (main, also) = label(c, f.faces);
+        text(m, cx, f.grid_top - 9.0, 8.0, true, Anchor::Middle, main);
+        if !also.is_empty() {
+            text(
+                m,
+                cx,
+                f.grid_top - 2.5,
+                5.0,
+                false,
+                Anchor::Middle,
+                also.into(),
+            );
+        }
+    }
+}
+
+/// Row `i` of a page: the two lower cards `x` and `yv`, and a cell for
+/// each third card.
+fn row(m: &mut Vec<Mark>, f: &Frame, a: &Analysis, i: usize, x: u8, yv: u8) {
+    let ry = f.grid_top + f.row_h * i as f32;
+    if x.is_multiple_of(2) {
+        m.push(Mark::Rect {
+            x: LEFT,
+            y: ry,
+            w: f.width - 2.0 * MARGIN,
+            h: f.row_h,
+            grey: 0.93,
+        });
+    }
+    let row_label = format!("{} {}", label(x, f.faces).0, label(yv, f.faces).0);
+    text(
+        m,
+        LEFT + LABEL_W / 2.0,
+        ry + f.row_h / 2.0 + 2.8,
+        7.5,
+        true,
+        Anchor::Middle,
+        row_label,
+    );
+    for c in yv..=f.max {
+        let cx = LEFT + LABEL_W + f.cell_w * f32::from(c - 1);
+        if let Some(h) = a.get(Hand::from_values(&[x, yv, c])) {
+            cell(m, f, h, cx, ry);
+        }
+    }
+}
+
+/// One hand's cell at (`cx`, `ry`): its best prime over its quickest
+/// call, or shaded "none".
+fn cell(m: &mut Vec<Mark>, f: &Frame, h: &HandResult, cx: f32, ry: f32) {
+    let mid = cx + f.cell_w / 2.0;
+    match (&h.highest, &h.simplest) {
+        (Some(best), Some(quick)) => {
+            let top = ry + (f.row_h - MIN_ROW) / 2.0 + 5.5;
+            // High primes can be long: shrink them to the cell.
+            let best = best.prime.to_string();
+            let fit = (f.cell_w - 3.0) / text_width(&best, true);
+            text(m, mid, top, BEST_SIZE.min(fit), true, Anchor::Middle, best);
+            let call = format!(
+                "{}={}",
+                quick.prime,
+                tight(&quick.witness.render(crate::style::Style::UNICODE))
+            );
+            let fit = (f.cell_w - 3.0) / text_width(&call, false);
+            let size = CALL_SIZE.min(fit).max(MIN_CALL_SIZE);
+            text(m, mid, top + 5.0, size, false, Anchor::Middle, call);
+        }
+        _ => {
+            m.push(Mark::Rect {
+                x: cx + 0.5,
+                y: ry + 0.5,
+                w: f.cell_w - 1.0,
+                h: f.row_h - 1.0,
+                grey: 0.55,
+            });
+            text(
+                m,
+                mid,
+                ry + f.row_h / 2.0 + 2.2,
+                6.5,
+                true,
+                Anchor::Middle,
+                "none".into(),
+            );
+        }
+    }
+}
+
+/// The grid lines of `rows` rows: under each row, between columns.
+fn grid_lines(m: &mut Vec<Mark>, f: &Frame, rows: usize) {
+    let bottom = f.grid_top + f.row_h * rows as f32;
+    for i in 0..=rows {
+        let ly = f.grid_top + f.row_h * i as f32;
+        m.push(Mark::Line {
+            x1: LEFT,
+            y1: ly,
+            x2: f.width - MARGIN,
+            y2: ly,
+            width: 0.3,
+            grey: 0.6,
+        });
+    }
+    for c in 0..=f.max {
+        let lx = LEFT + LABEL_W + f.cell_w * f32::from(c);
+        m.push(Mark::Line {
+            x1: lx,
+            y1: f.grid_top,
+            x2: lx,
+            y2: bottom,
+            width: 0.3,
+            grey: 0.6,
+        });
+    }
+}
+
+/// The primes to know by heart, how the crib was made, and the page
+/// number `(p, page_count)`.
+fn page_foot(
+    m: &mut Vec<Mark>,
+    f: &Frame,
+    a: &Analysis,
+    paper: Paper,
+    command: &str,
+    (p, page_count): (usize, usize),
+) {
+    // The primes a player should know by heart: up to the ceiling, and
+    // never past the rules' own 97.
+    let upto = a
+        .rules
+        .max_prime
+        .map_or(DEFAULT_MAX_PRIME, |m| m.min(DEFAULT_MAX_PRIME));
+    let primes: Vec<String> = (2..=upto)
+        .filter(|&n| (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0))
+        .map(|n| n.to_string())
+        .collect();
+    let fy = f.height - MARGIN - 14.0;
+    text(
+        m,
+        LEFT,
+        fy,
+        6.8,
+        false,
+        Anchor::Start,
+        format!("Primes to {upto}: {}. 1 is not a prime.", primes.join(" ")),
+    );
+    text(
+        m,
+        LEFT,
+        fy + 9.0,
+        5.5,
+        false,
+        Anchor::Start,
+        format!(
+            "Made by `{command}` ({} page{}).",
+            paper.name(),
+            if page_count > 1 { "s" } else { "" }
+        ),
+    );
+    text(
+        m,
+        f.width - MARGIN,
+        fy + 9.0,
+        6.5,
+        false,
+        Anchor::End,
+        format!("page {} of {page_count}", p + 1),
+    );
 }
 
 fn escape(s: &str) -> String {

@@ -77,6 +77,19 @@ fn write_index(
         .map(|a| a.cards)
         .or_else(|| not_done.first().map(|n| n.cards))
         .unwrap_or(3);
+    write_answer(analyses, not_done, cards, out)?;
+    write_table(analyses, cards, out)?;
+    write_not_done(not_done, out)?;
+    write_others(analyses, companions, out)
+}
+
+/// The title and the answer to the rules' question, per face rule.
+fn write_answer(
+    analyses: &[Analysis],
+    not_done: &[NotDone],
+    cards: usize,
+    out: &mut String,
+) -> std::fmt::Result {
     writeln!(out, "# Prime Time: can every hand make a prime?")?;
     writeln!(out)?;
     if cards == 3 {
@@ -118,6 +131,11 @@ fn write_index(
         )?;
     }
     writeln!(out)?;
+    Ok(())
+}
+
+/// One row per rule set, with the notes its marks call for.
+fn write_table(analyses: &[Analysis], cards: usize, out: &mut String) -> std::fmt::Result {
     writeln!(
         out,
         "| rule set | hands | failing hands | chance a deal fails | mean primes per deal | highest prime |"
@@ -170,6 +188,11 @@ fn write_index(
             screen_note(screen, cards)
         )?;
     }
+    Ok(())
+}
+
+/// The rule sets that did not fit the memory, and why.
+fn write_not_done(not_done: &[NotDone], out: &mut String) -> std::fmt::Result {
     if !not_done.is_empty() {
         writeln!(out)?;
         writeln!(out, "## Not done")?;
@@ -191,6 +214,15 @@ fn write_index(
             writeln!(out, "| {} | {} |", n.folder(), n.reason())?;
         }
     }
+    Ok(())
+}
+
+/// Links to the other reports beside the index, and to the rules.
+fn write_others(
+    analyses: &[Analysis],
+    companions: &[Companion],
+    out: &mut String,
+) -> std::fmt::Result {
     writeln!(out)?;
     writeln!(out, "## Other reports")?;
     writeln!(out)?;

@@ -22,6 +22,17 @@ pub fn render(a: &Analysis, style: Style, plots: bool) -> String {
 }
 
 fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> std::fmt::Result {
+    header(a, out)?;
+    failing(a, out)?;
+    single(a, style, out)?;
+    per_deal(a, plots, out)?;
+    chances(a, out)?;
+    highest(a, style, out)?;
+    grid(a, out)
+}
+
+/// The title, the rules and how many hands and deals.
+fn header(a: &Analysis, out: &mut String) -> std::fmt::Result {
     writeln!(out, "# Prime Time: rule set `{}`", a.folder())?;
     writeln!(out)?;
     writeln!(out, "Rules: {}.", a.rules.describe())?;
@@ -33,7 +44,11 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
         a.total_deals
     )?;
     writeln!(out)?;
+    Ok(())
+}
 
+/// Whether any hand fails: the hands that make no prime, and primes above the ceiling they could make.
+fn failing(a: &Analysis, out: &mut String) -> std::fmt::Result {
     writeln!(out, "## Does any hand fail?")?;
     writeln!(out)?;
     let failing: Vec<_> = a.failing().collect();
@@ -91,7 +106,11 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
         }
     }
     writeln!(out)?;
+    Ok(())
+}
 
+/// The hands that make exactly one prime, and how.
+fn single(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
     writeln!(out, "## Hands with exactly one prime")?;
     writeln!(out)?;
     let single: Vec<_> = a.single().collect();
@@ -113,7 +132,11 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
         }
     }
     writeln!(out)?;
+    Ok(())
+}
 
+/// How many primes a deal makes: the distribution, the mean and its plot, or why they were not counted.
+fn per_deal(a: &Analysis, plots: bool, out: &mut String) -> std::fmt::Result {
     writeln!(out, "## Primes per deal")?;
     writeln!(out)?;
     match (a.prime_count_distribution(), a.mean_primes()) {
@@ -136,7 +159,11 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
             writeln!(out)?;
         }
     }
+    Ok(())
+}
 
+/// The chance that a deal can make each prime up to the screen or the ceiling.
+fn chances(a: &Analysis, out: &mut String) -> std::fmt::Result {
     writeln!(out, "## How likely each prime is")?;
     writeln!(out)?;
     // Up to the screen or the ceiling; without either, up to the rules' own 97.
@@ -152,7 +179,11 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
         writeln!(out, "| {p} | {} |", prob.probability())?;
     }
     writeln!(out)?;
+    Ok(())
+}
 
+/// The highest prime, and whether the value bound or the game sets it.
+fn highest(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
     writeln!(out, "## Highest prime")?;
     writeln!(out)?;
     match a.highest() {
@@ -194,6 +225,11 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
         )?,
         None => writeln!(out, "No hand makes a prime.")?,
     }
+    Ok(())
+}
+
+/// The heatmap of each three-card hand's highest prime.
+fn grid(a: &Analysis, out: &mut String) -> std::fmt::Result {
     if a.cards == 3 {
         writeln!(out)?;
         writeln!(out, "## Highest prime of each hand")?;
