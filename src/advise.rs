@@ -338,6 +338,19 @@ pub struct Plan {
 /// Analyses and plays every house rule of [`proposals`]; `tick` is called
 /// after each game (from any thread).
 ///
+/// ```
+/// use prime_solve::Budget;
+/// use prime_solve::advise::{Plan, advise, proposals};
+/// use prime_solve::game::Models;
+///
+/// let plan = Plan { models: Models::default(), games: 2, seed: 1, max_turns: 500 };
+/// let advice = advise(&plan, &Budget::unlimited(), &|| {})?;
+/// assert_eq!(advice.len(), proposals().len());
+/// // Powers rescue no hand under the rules as written: none fails there.
+/// assert!(advice.iter().all(|a| a.exact.failing[0] == 0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
 /// # Errors
 /// [`SimError`] when a model is missing or a search does not fit the
 /// memory budget.

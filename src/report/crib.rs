@@ -182,6 +182,19 @@ fn rules_text(a: &Analysis) -> Vec<String> {
 }
 
 /// Lays out the crib for a three-card analysis on `paper`.
+///
+/// ```
+/// use prime_solve::analysis::analyze;
+/// use prime_solve::report::{crib, pdf};
+/// use prime_solve::{Budget, Rules};
+///
+/// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
+/// let sheet = crib::layout(&a, crib::Paper::A4, "prime-solve crib");
+/// assert_eq!(sheet.pages.len(), 1);
+/// assert!(pdf::render(&sheet).starts_with("%PDF-"));
+/// assert!(crib::svg(&sheet).contains("<svg"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
     let (width, height) = paper.size();
     let faces = a.rules.faces;

@@ -156,7 +156,21 @@ impl Serialize for ValuesJson<'_> {
 }
 
 /// [`QueryJson`] of `answer`, its primes written as `primes`
-/// ([`Answer::written`]).
+/// ([`Answer::written`]): the object `prime-solve query --format json`
+/// prints.
+///
+/// ```
+/// use prime_solve::report::json;
+/// use prime_solve::{Hand, Rules, Solver, Style, Want};
+///
+/// let solver = Solver::new(Rules::default())?;
+/// let answer = solver.query(Hand::from_values(&[4, 6, 8]), Want::Primes)?;
+/// let (primes, _room) = answer.written(Style::ASCII, 0)?;
+/// let j = serde_json::to_value(json::query(&answer, &primes))?;
+/// assert_eq!(j["highest_prime"], 3);
+/// assert_eq!(j["primes"][1]["witness"], "(6 * 4) / 8");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a> {
     let highest = primes.last().map(|p| p.value);
     QueryJson {

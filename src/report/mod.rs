@@ -51,6 +51,20 @@ pub enum Detail {
 /// (which also lists the rule sets `not_done`, and links to the
 /// `companions` beside it: [`index::COMPANIONS`] whose files are there),
 /// witnesses printed in `style`.
+///
+/// ```
+/// use prime_solve::analysis::analyze;
+/// use prime_solve::report::{Detail, render};
+/// use prime_solve::{Budget, Rules, Style};
+///
+/// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
+/// let files = render(&[a], &[], Style::UNICODE, Detail::Full, &[]);
+/// let names: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
+/// assert!(names.contains(&"five/summary.md".to_string()));
+/// assert!(names.contains(&"five/hands.csv".to_string()));
+/// assert_eq!(names.last().map(String::as_str), Some("README.md"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn render(
     analyses: &[Analysis],
     not_done: &[NotDone],

@@ -15,6 +15,18 @@ use crate::style::Style;
 ///
 /// With `plots` false the summary does not show the plots, which are then
 /// not written beside it.
+///
+/// ```
+/// use prime_solve::analysis::analyze;
+/// use prime_solve::report::summary;
+/// use prime_solve::{Budget, Rules, Style};
+///
+/// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
+/// let text = summary::render(&a, Style::UNICODE, false);
+/// assert!(text.starts_with("# Prime Time: rule set `five`"));
+/// assert!(text.contains("No. Every one of the 220 hands makes at least one prime."));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn render(a: &Analysis, style: Style, plots: bool) -> String {
     let mut out = String::new();
     let _ = write_summary(a, style, plots, &mut out);
