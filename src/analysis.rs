@@ -1,6 +1,9 @@
 //! The sweep over every hand the pack deals under one rule set: each hand's
 //! primes and calls, weighted by how often it is dealt, and the statistics
 //! the reports print.
+//!
+//! One concern, kept in one file: a sweep and the figures of it that every
+//! report reads, so that each figure is worked out in one place.
 
 use crate::engine::{Budget, COUNTED_UP_TO};
 use std::sync::Arc;

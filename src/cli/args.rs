@@ -1,5 +1,8 @@
 //! The command line: clap's view of it, turned into the library's plain
 //! types (`Rules`, `Hand`) before anything else sees it.
+//!
+//! One concern, kept in one file: every command's flags, so that each flag
+//! is declared once and shared (`RuleArgs`, `StyleArgs`, `MemoryArgs`).
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;

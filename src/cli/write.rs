@@ -19,6 +19,9 @@
 //! [`abandon`], swaps the folders back and removes every temporary, so the
 //! folder holds the old run, untouched. Other files in `DIR` (other runs'
 //! folders, tables) are left alone.
+//!
+//! One concern, kept in one file: its steps share one lock and one list of
+//! what is pending, which a signal's clean-up must see whole.
 
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};

@@ -1,6 +1,9 @@
 //! The search for primes at the top of a hand when nothing else is wanted:
 //! the same answers as the full table (primes, witnesses, pruned counts),
 //! without building it.
+//!
+//! One concern, kept in one file: the scan and the targeted searches share
+//! the pair walk and the full table's tie-breaks, which must agree exactly.
 
 use std::collections::hash_map::Entry;
 use std::sync::{Arc, OnceLock};

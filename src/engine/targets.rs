@@ -13,6 +13,9 @@
 //! ([`TwoShort`], [`Build::two_short`]). Smaller sub-hands keep their full
 //! tables. The price: operations beyond the bound are not counted (a
 //! `Solution` says so, see `Solution::pruned`).
+//!
+//! One concern, kept in one file: which values the levels below the top
+//! must keep follows from what the top asks, and the two are proved together.
 
 use std::sync::OnceLock;
 

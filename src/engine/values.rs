@@ -12,6 +12,9 @@
 //! in 64 bits where every value fits, and + − × ÷ on values within 2^31
 //! run in 64-bit arithmetic, straight into the bitmap where every result
 //! of a split lies within its range.
+//!
+//! One concern, kept in one file: the sets, their bitmap and their 64- and
+//! 32-bit fast paths are one algorithm, tested against the full tables.
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -1,6 +1,9 @@
 //! The games themselves: three or more players racing on the cards they
 //! turn, and two players with a stockpile that is rebuilt between rounds.
 //! Each `step` resolves one combination, so tests can check every state.
+//!
+//! One concern, kept in one file: the rules of play, for three or more
+//! players and for two, with the endgames that join them.
 
 use std::collections::VecDeque;
 
