@@ -1,6 +1,8 @@
 //! The `prime-solve` command: a thin shell over the library.
 
 mod cli;
+#[cfg(feature = "serve")]
+mod serve;
 
 fn main() -> std::process::ExitCode {
     one_arena_under_an_address_space_limit();

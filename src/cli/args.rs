@@ -103,6 +103,32 @@ pub(crate) enum Command {
                       and each command's: prime-solve man query > ~/.local/share/man/man6/prime-solve-query.6"
     )]
     Man(ManArgs),
+    /// Serve the JSON API over HTTP, for a page or a program at the table.
+    #[cfg(feature = "serve")]
+    #[command(
+        after_help = "Examples:\n  prime-solve serve\n  prime-solve serve --addr 127.0.0.1:9000\n  curl 'http://127.0.0.1:8080/api/v1/query?cards=4,6,8'"
+    )]
+    Serve(ServeArgs),
+}
+
+/// How the server listens, and the limits of each request.
+#[cfg(feature = "serve")]
+#[derive(Args)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on (port 0: any free port).
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub(crate) addr: std::net::SocketAddr,
+    /// The memory one request's search may use: past it the request is
+    /// refused (503), never the server.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
+    pub(crate) request_memory: u64,
+    /// Seconds a request may take before it is answered 503.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) time_limit: u64,
+    /// How many heavy searches (five cards or more, or four under functions
+    /// or any prime) may run at once; more are answered 429.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub(crate) heavy: u64,
 }
 
 #[derive(Args)]

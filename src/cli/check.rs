@@ -51,7 +51,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Verdict> {
 /// (DEL, C1 controls, bidirectional controls) written as `\uXXXX`: the
 /// same JSON value, safe to print. They occur only inside strings; serde
 /// already escapes the C0 controls there, so a raw one is the layout's.
-fn json_escaped(json: &str) -> String {
+pub(crate) fn json_escaped(json: &str) -> String {
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
         let left_raw = c == '\u{7f}' || (needs_escape(c) && !c.is_ascii_control());

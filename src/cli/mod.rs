@@ -3,10 +3,10 @@
 
 mod advise;
 mod analyze;
-mod args;
-mod check;
+pub(crate) mod args;
+pub(crate) mod check;
 mod crib;
-mod hints;
+pub(crate) mod hints;
 mod memory;
 mod play;
 mod practice;
@@ -47,6 +47,8 @@ impl Command {
             Command::Play(a) => Some(&a.memory),
             Command::Practice(a) => Some(&a.memory),
             Command::Check(_) | Command::Completions(_) | Command::Man(_) => None,
+            #[cfg(feature = "serve")]
+            Command::Serve(_) => None,
         }
     }
 
@@ -83,7 +85,6 @@ pub(crate) fn run() -> ExitCode {
         ));
         return ExitCode::from(2);
     }
-    clean_up_on_signals();
     let argv = match args::positionals_last(std::env::args_os().collect()) {
         Ok(argv) => argv,
         Err(err) => return usage_error(&err),
@@ -92,6 +93,14 @@ pub(crate) fn run() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => return usage_error(&err),
     };
+    // The server shuts down gracefully on its own signals.
+    #[cfg(feature = "serve")]
+    let serving = matches!(cli.command, Command::Serve(_));
+    #[cfg(not(feature = "serve"))]
+    let serving = false;
+    if !serving {
+        clean_up_on_signals();
+    }
     if let Some(limit) = cli.command.memory().and_then(|m| m.memory_limit) {
         // Past what the address space leaves, a small allocation could
         // fail before the budget says no: an abort, not a refusal.
@@ -142,6 +151,8 @@ pub(crate) fn run() -> ExitCode {
         Command::Play(a) => play::run(&a),
         Command::Completions(a) => completions(a.shell),
         Command::Man(a) => man(a.command.as_deref()),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => crate::serve::run(&a),
     };
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
@@ -242,7 +253,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
 /// Clap's message on one line: the error and its tips, without the usage
 /// and the pointer to --help. Lines of a paragraph are joined with spaces,
 /// paragraphs with semicolons.
-fn fold(text: &str) -> String {
+pub(crate) fn fold(text: &str) -> String {
     let paragraphs: Vec<String> = text
         .split("\n\n")
         .map(|p| {
