@@ -41,29 +41,34 @@ impl Server {
 
     /// One request: its status and body.
     fn ask(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            self.addr,
-            body.len()
-        );
-        stream.write_all(head.as_bytes()).unwrap();
-        // A body the server refuses may be cut short: what it answers counts.
-        let _ = stream.write_all(body);
-        let mut raw = Vec::new();
-        let _ = stream.read_to_end(&mut raw);
-        let text = String::from_utf8(raw).unwrap();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-        (status, body.to_string())
+        ask(&self.addr, method, path, body)
     }
 
     fn get(&self, path: &str) -> (u16, String) {
         self.ask("GET", path, b"")
     }
+}
+
+/// One request: its status and body.
+fn ask(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        addr,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // A body the server refuses may be cut short: what it answers counts.
+    let _ = stream.write_all(body);
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let text = String::from_utf8(raw).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
 }
 
 impl Drop for Server {
@@ -229,4 +234,32 @@ fn six_cards_under_every_rule_are_refused_at_once_and_light_requests_go_on() {
         start.elapsed()
     );
     assert_eq!(server.get("/api/v1/query?cards=4,6,8").0, 200);
+}
+
+/// SIGTERM stops the server once the request in flight is answered, and
+/// a heavy search in progress keeps a second heavy one out (429) while
+/// light ones still answer.
+#[test]
+fn a_request_in_flight_is_answered_before_the_server_stops() {
+    let mut server = Server::start(&["--heavy", "1", "--time-limit", "120"]);
+    // About 3 s and 300 MB: six cards under T with any prime.
+    let slow = "/api/v1/query?cards=1,2,3,5,7,9&functions=tri&high-primes=1";
+    let addr = server.addr.clone();
+    let asked = std::thread::spawn(move || ask(&addr, "GET", slow, b""));
+    std::thread::sleep(Duration::from_millis(300));
+    let (busy, body) = server.get(slow);
+    assert_eq!(busy, 429, "a second heavy search waits its turn: {body}");
+    assert_eq!(
+        server.get("/api/v1/query?cards=4,6,8").0,
+        200,
+        "light ones go on"
+    );
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", &server.child.id().to_string()])
+        .status();
+    let (status, body) = asked.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"highest_prime\""), "{body}");
+    let ended = server.child.wait().unwrap();
+    assert!(ended.success(), "{ended:?}");
 }
