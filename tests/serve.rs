@@ -263,3 +263,46 @@ fn a_request_in_flight_is_answered_before_the_server_stops() {
     let ended = server.child.wait().unwrap();
     assert!(ended.success(), "{ended:?}");
 }
+
+/// The table of a rule set holds every hand it deals with every prime the
+/// query gives; the crib is the command's PDF.
+#[test]
+fn the_table_and_the_crib_of_a_rule_set() {
+    let server = Server::start(&[]);
+    let (status, body) = server.get("/api/v1/table?faces=rank");
+    assert_eq!(status, 200);
+    let table: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let hands = table["hands"].as_array().unwrap();
+    assert_eq!(hands.len(), 455, "every three-card hand under rank");
+    let deals: u64 = hands.iter().map(|h| h["deals"].as_u64().unwrap()).sum();
+    assert_eq!(deals, 54 * 53 * 52 / 6, "every deal, Jokers too");
+    let q12 = hands
+        .iter()
+        .find(|h| h["hand"] == serde_json::json!([5, 8, 12]))
+        .unwrap();
+    assert_eq!(
+        q12["primes"],
+        serde_json::json!([]),
+        "5 8 Q fails under rank"
+    );
+    let one: serde_json::Value = serde_json::from_str(&cli(&[
+        "query", "4", "6", "8", "--faces", "rank", "--format", "json",
+    ]))
+    .unwrap();
+    let mine = hands
+        .iter()
+        .find(|h| h["hand"] == serde_json::json!([4, 6, 8]))
+        .unwrap();
+    assert_eq!(
+        mine["primes"], one["primes"],
+        "the query's primes and witnesses"
+    );
+    assert_eq!(server.get("/api/v1/table?cards=4,6,8").0, 400);
+    let (status, pdf) = server.get("/api/v1/crib.pdf");
+    assert_eq!(status, 200);
+    assert!(
+        pdf.starts_with("%PDF-") && pdf.trim_end().ends_with("%%EOF"),
+        "a whole PDF"
+    );
+    assert_eq!(server.get("/api/v1/crib.pdf?paper=a3").0, 400);
+}

@@ -13,6 +13,7 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use crate::analysis::{Analysis, NotDone, Witnessed};
 use crate::arith::Value;
+use crate::deck::Dealt;
 use crate::engine::{Answer, EveryValue, Written};
 use crate::game::{Phase, Simulation, Spread, Summary, wilson};
 use crate::hand::Hand;
@@ -187,6 +188,50 @@ pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a>
         highest_prime_text: highest.map(|v| v.to_string()),
         pruned: answer.pruned(),
         values: answer.values().map(ValuesJson),
+    }
+}
+
+/// Every hand of three cards a rule set deals, with its deals and each
+/// prime it makes with its simplest witness: what a page keeps to answer
+/// any hand of that rule set without the server.
+#[derive(Serialize)]
+pub struct TableJson<'a> {
+    schema: u32,
+    rule_set: String,
+    rules: RulesJson<'a>,
+    hands: Vec<TableHandJson<'a>>,
+}
+
+/// One hand of a [`TableJson`].
+#[derive(Serialize)]
+pub struct TableHandJson<'a> {
+    hand: Vec<u8>,
+    deals: u64,
+    primes: Vec<PrimeJson<'a>>,
+}
+
+/// [`TableJson`] of `hands`: each dealt hand with its primes written
+/// ([`Answer::written`]).
+pub fn table<'a>(rules: &'a Rules, hands: &'a [(Dealt, Vec<Written>)]) -> TableJson<'a> {
+    TableJson {
+        schema: SCHEMA,
+        rule_set: rules.name(),
+        rules: self::rules(rules),
+        hands: hands
+            .iter()
+            .map(|(d, primes)| TableHandJson {
+                hand: d.hand.values(),
+                deals: d.deals,
+                primes: primes
+                    .iter()
+                    .map(|p| PrimeJson {
+                        value: Integer(p.value),
+                        value_text: p.value.to_string(),
+                        witness: &p.witness,
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 

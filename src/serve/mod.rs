@@ -1,4 +1,4 @@
-//! `prime-solve serve`: the JSON API over HTTP. Every answer comes from the
+//! `prime-solve serve`: the JSON API over HTTP (and the crib as PDF). Every answer comes from the
 //! library's own entry points (`Hand::parse`, `Solver::query`, `check`, the
 //! JSON renderers) with the command line's own reading of cards, house
 //! rules and hints, so the server says exactly what the command says. Each
@@ -134,6 +134,8 @@ async fn serve(addr: SocketAddr, shared: Arc<Shared>) -> Result<()> {
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/v1/query", get(query))
         .route("/api/v1/check", get(check_get).post(check_post))
+        .route("/api/v1/table", get(table))
+        .route("/api/v1/crib.pdf", get(crib_pdf))
         .fallback(|| async {
             Refusal {
                 status: StatusCode::NOT_FOUND,
@@ -307,6 +309,89 @@ async fn answer_query(
         run().map_err(|e| Refusal::of(&e))
     })
     .await
+}
+
+/// The house rules of a request that names no cards.
+fn read_rules(params: &BTreeMap<String, String>) -> Result<Options, Refusal> {
+    if params.contains_key("cards") {
+        return Err(Refusal::bad(
+            "this path takes no cards: every hand is in the answer",
+        ));
+    }
+    let mut with = params.clone();
+    with.insert("cards".into(), "1,2,3".into());
+    read(&with, &[]).map(|(_, options)| options)
+}
+
+/// Whether a sweep of every three-card hand may take seconds: under
+/// functions with any prime, or nested functions.
+fn heavy_sweep(rules: &Rules) -> bool {
+    !rules.functions.is_empty() && (rules.max_prime.is_none() || rules.function_depth > 1)
+}
+
+/// `GET /api/v1/table?<rules>`: every three-card hand of the rule set with
+/// each prime it makes and its simplest witness.
+async fn table(
+    State(shared): State<Arc<Shared>>,
+    Query(params): Query<BTreeMap<String, String>>,
+) -> Response {
+    let answer = async {
+        let options = read_rules(&params)?;
+        let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+        let style = options.style.style();
+        solve(&shared, heavy_sweep(&rules), move |budget| {
+            let run = || -> Result<String> {
+                let solver = Solver::new(rules)?.with_budget(budget);
+                let mut hands = Vec::new();
+                for dealt in prime_solve::deal(3, rules.faces).0 {
+                    let answer = solver.query(dealt.hand, Want::Primes)?;
+                    hands.push((dealt, answer.written(style, JSON_PER_PRIME)?.0));
+                }
+                Ok(serde_json::to_string(&json::table(&rules, &hands))? + "\n")
+            };
+            run().map_err(|e| Refusal::of(&e))
+        })
+        .await
+    };
+    respond(answer.await)
+}
+
+/// `GET /api/v1/crib.pdf?<rules>`: the crib sheet `prime-solve crib`
+/// writes, as PDF.
+async fn crib_pdf(
+    State(shared): State<Arc<Shared>>,
+    Query(params): Query<BTreeMap<String, String>>,
+) -> Response {
+    let answer = async {
+        let mut params = params;
+        let paper = match params.remove("paper").as_deref() {
+            None | Some("a4") => prime_solve::report::crib::Paper::A4,
+            Some("letter") => prime_solve::report::crib::Paper::Letter,
+            Some(_) => return Err(Refusal::bad("paper is a4 or letter")),
+        };
+        let options = read_rules(&params)?;
+        let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+        solve(&shared, heavy_sweep(&rules), move |budget| {
+            let run = || -> Result<String> {
+                let a = prime_solve::analysis::analyze(rules, 3, &budget, &|_| {})?;
+                let sheet = prime_solve::report::crib::layout(&a, paper, "prime-solve serve");
+                Ok(prime_solve::report::pdf::render(&sheet))
+            };
+            run().map_err(|e| Refusal::of(&e))
+        })
+        .await
+    };
+    match answer.await {
+        Ok(pdf) => {
+            let mut response = (StatusCode::OK, pdf).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/pdf"),
+            );
+            response
+        }
+        Err(refusal) => refusal.into_response(),
+    }
 }
 
 /// `GET /api/v1/check?cards=...&claim=...&<rules>`: what `check --format
