@@ -34,6 +34,32 @@ const MAX_BODY: usize = 16 << 10;
 /// witness, as the command line counts it.
 const JSON_PER_PRIME: u64 = 768;
 
+/// The page, embedded in the binary: nothing to deploy, no request that
+/// leaves the machine.
+const PAGE: &str = include_str!("page/index.html");
+const SCRIPT: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// Scripts and styles from the server alone, none inline.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
+                   connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/// One of the page's files, with the policy that forbids inline scripts.
+fn asset(body: &'static str, kind: &'static str) -> Response {
+    let mut response = (StatusCode::OK, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
 /// What every request shares: its limits, and the places for heavy ones.
 struct Shared {
     request_memory: u64,
@@ -131,6 +157,19 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
 
 async fn serve(addr: SocketAddr, shared: Arc<Shared>) -> Result<()> {
     let app = Router::new()
+        .route(
+            "/",
+            get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset(STYLE, "text/css; charset=utf-8") }),
+        )
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/v1/query", get(query))
         .route("/api/v1/check", get(check_get).post(check_post))

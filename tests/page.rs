@@ -1,0 +1,69 @@
+//! The page of `prime-solve serve`, driven in a real headless Chromium at
+//! 390×844 and 360×640 by `tests/browser/page.mjs` (playwright-core from
+//! the committed lockfile, `npm ci` in `tests/browser`). The screenshots go
+//! to `target/screenshots/`. Without Chromium, node or the installed
+//! package the test says so and passes, except under `CI=true`, where
+//! `.ci/run` installs them and a missing one fails it.
+#![cfg(feature = "serve")]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+#[test]
+fn the_page_answers_a_hand_and_referees_claims_at_phone_sizes() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let browser = root.join("tests/browser");
+    let missing: Vec<&str> = [
+        ("/usr/bin/chromium", Path::new("/usr/bin/chromium").exists()),
+        (
+            "node",
+            Command::new("node").arg("--version").output().is_ok(),
+        ),
+        (
+            "tests/browser/node_modules (npm ci)",
+            browser.join("node_modules/playwright-core").exists(),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, there)| !there)
+    .map(|(what, _)| what)
+    .collect();
+    if !missing.is_empty() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI has no {missing:?}: .ci/run installs them"
+        );
+        eprintln!("skipped: no {missing:?}");
+        return;
+    }
+    let mut server = Command::new(env!("CARGO_BIN_EXE_prime-solve"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().strip_prefix("serving on ").unwrap().to_string();
+    let shots = root.join("target/screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let out = Command::new("node")
+        .arg(browser.join("page.mjs"))
+        .arg(format!("{url}/"))
+        .arg(&shots)
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in ["page-390x844.png", "page-360x640.png"] {
+        assert!(shots.join(name).metadata().unwrap().len() > 1000, "{name}");
+    }
+}
