@@ -6,9 +6,10 @@
 //! `.ci/run` installs them and a missing one fails it.
 #![cfg(feature = "serve")]
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
 
 #[test]
 fn the_page_answers_a_hand_and_referees_claims_at_phone_sizes() {
@@ -37,16 +38,8 @@ fn the_page_answers_a_hand_and_referees_claims_at_phone_sizes() {
         eprintln!("skipped: no {missing:?}");
         return;
     }
-    let mut server = Command::new(env!("CARGO_BIN_EXE_prime-solve"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().strip_prefix("serving on ").unwrap().to_string();
+    let (mut server, addr) = common::serve(&[]);
+    let url = format!("http://{addr}");
     let shots = root.join("target/screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let out = Command::new("node")

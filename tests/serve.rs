@@ -4,9 +4,9 @@
 //! status.
 #![cfg(feature = "serve")]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 mod common;
@@ -20,22 +20,7 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_prime-solve"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("serving on http://")
-            .unwrap_or_else(|| panic!("{line}"))
-            .to_string();
+        let (child, addr) = common::serve(extra);
         Server { child, addr }
     }
 

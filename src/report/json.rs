@@ -142,6 +142,18 @@ pub struct PrimeJson<'a> {
     witness: &'a str,
 }
 
+/// Each prime with its witness, as a query lists them.
+fn primes_json(primes: &[Written]) -> Vec<PrimeJson<'_>> {
+    primes
+        .iter()
+        .map(|p| PrimeJson {
+            value: Integer(p.value),
+            value_text: p.value.to_string(),
+            witness: &p.witness,
+        })
+        .collect()
+}
+
 /// Every value of a hand, written as it is serialized (87 million of them
 /// for six cards under T), not held as a tree.
 pub struct ValuesJson<'a>(EveryValue<'a>);
@@ -176,14 +188,7 @@ pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a>
     let highest = primes.last().map(|p| p.value);
     QueryJson {
         header: hand_header(answer.hand(), answer.rules()),
-        primes: primes
-            .iter()
-            .map(|p| PrimeJson {
-                value: Integer(p.value),
-                value_text: p.value.to_string(),
-                witness: &p.witness,
-            })
-            .collect(),
+        primes: primes_json(primes),
         highest_prime: highest.map(Integer),
         highest_prime_text: highest.map(|v| v.to_string()),
         pruned: answer.pruned(),
@@ -222,14 +227,7 @@ pub fn table<'a>(rules: &'a Rules, hands: &'a [(Dealt, Vec<Written>)]) -> TableJ
             .map(|(d, primes)| TableHandJson {
                 hand: d.hand.values(),
                 deals: d.deals,
-                primes: primes
-                    .iter()
-                    .map(|p| PrimeJson {
-                        value: Integer(p.value),
-                        value_text: p.value.to_string(),
-                        witness: &p.witness,
-                    })
-                    .collect(),
+                primes: primes_json(primes),
             })
             .collect(),
     }

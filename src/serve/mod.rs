@@ -324,19 +324,14 @@ async fn query(
     State(shared): State<Arc<Shared>>,
     Query(params): Query<BTreeMap<String, String>>,
 ) -> Response {
-    match answer_query(&shared, &params).await {
-        Ok(body) => json_response(StatusCode::OK, body),
-        Err(refusal) => refusal.into_response(),
-    }
+    respond(answer_query(&shared, &params).await)
 }
 
 async fn answer_query(
     shared: &Shared,
     params: &BTreeMap<String, String>,
 ) -> Result<String, Refusal> {
-    let (cards, options) = read(params, &[])?;
-    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
-    let hand = parse_hand(&cards, rules.faces, &options.hand).map_err(|e| Refusal::of(&e))?;
+    let (hand, rules, options) = hand_and_rules(params, &[])?;
     let style = options.style.style();
     solve(shared, heavy(hand, &rules), move |budget| {
         let run = || -> Result<String> {
@@ -350,8 +345,8 @@ async fn answer_query(
     .await
 }
 
-/// The house rules of a request that names no cards.
-fn read_rules(params: &BTreeMap<String, String>) -> Result<Options, Refusal> {
+/// The house rules of a request that names no cards, and its options.
+fn read_rules(params: &BTreeMap<String, String>) -> Result<(Rules, Options), Refusal> {
     if params.contains_key("cards") {
         return Err(Refusal::bad(
             "this path takes no cards: every hand is in the answer",
@@ -359,7 +354,20 @@ fn read_rules(params: &BTreeMap<String, String>) -> Result<Options, Refusal> {
     }
     let mut with = params.clone();
     with.insert("cards".into(), "1,2,3".into());
-    read(&with, &[]).map(|(_, options)| options)
+    let (_, options) = read(&with, &[])?;
+    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+    Ok((rules, options))
+}
+
+/// The hand and the house rules of a request, and its options.
+fn hand_and_rules(
+    params: &BTreeMap<String, String>,
+    skip: &[&str],
+) -> Result<(Hand, Rules, Options), Refusal> {
+    let (cards, options) = read(params, skip)?;
+    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+    let hand = parse_hand(&cards, rules.faces, &options.hand).map_err(|e| Refusal::of(&e))?;
+    Ok((hand, rules, options))
 }
 
 /// Whether a sweep of every three-card hand may take seconds: under
@@ -375,8 +383,7 @@ async fn table(
     Query(params): Query<BTreeMap<String, String>>,
 ) -> Response {
     let answer = async {
-        let options = read_rules(&params)?;
-        let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+        let (rules, options) = read_rules(&params)?;
         let style = options.style.style();
         solve(&shared, heavy_sweep(&rules), move |budget| {
             let run = || -> Result<String> {
@@ -408,8 +415,7 @@ async fn crib_pdf(
             Some("letter") => prime_solve::report::crib::Paper::Letter,
             Some(_) => return Err(Refusal::bad("paper is a4 or letter")),
         };
-        let options = read_rules(&params)?;
-        let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+        let (rules, _) = read_rules(&params)?;
         solve(&shared, heavy_sweep(&rules), move |budget| {
             let run = || -> Result<String> {
                 let a = prime_solve::analysis::analyze(rules, 3, &budget, &|_| {})?;
@@ -486,9 +492,7 @@ async fn answer_check(
         .get("claim")
         .cloned()
         .ok_or_else(|| Refusal::bad("no claim: give claim=(6*4)/8"))?;
-    let (cards, options) = read(params, &["claim"])?;
-    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
-    let hand = parse_hand(&cards, rules.faces, &options.hand).map_err(|e| Refusal::of(&e))?;
+    let (hand, rules, _) = hand_and_rules(params, &["claim"])?;
     solve(shared, false, move |_| {
         let verdict = check(hand, &claim, &rules);
         let object = json::check(hand, &rules, &claim, &verdict, |f| {

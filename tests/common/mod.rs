@@ -31,3 +31,26 @@ pub fn is_root() -> bool {
         .output()
         .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
 }
+
+/// `prime-solve serve` on a free loopback port with `extra` options, and
+/// the address it printed (`127.0.0.1:PORT`).
+pub fn serve(extra: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_prime-solve"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("serving on http://")
+        .unwrap_or_else(|| panic!("{line}"))
+        .to_string();
+    (child, addr)
+}
