@@ -899,14 +899,17 @@ fn an_index_links_only_to_files_that_are_there() {
             .map(|rest| rest[..rest.find(')').unwrap()].to_string())
             .collect()
     };
+    let index_written_in = |out: &Path| {
+        prime_solve()
+            .args(["analyze", "--faces", "rank", "--quiet", "--out"])
+            .arg(out)
+            .assert()
+            .success();
+        fs::read_to_string(out.join("README.md")).unwrap()
+    };
     let dir = tempfile::tempdir().unwrap();
     let alone = dir.path().join("alone");
-    prime_solve()
-        .args(["analyze", "--faces", "rank", "--quiet", "--out"])
-        .arg(&alone)
-        .assert()
-        .success();
-    let index = std::fs::read_to_string(alone.join("README.md")).unwrap();
+    let index = index_written_in(&alone);
     let found = links(&index);
     assert!(found.iter().any(|l| l.ends_with("summary.md")), "{index}");
     for link in &found {
@@ -918,12 +921,7 @@ fn an_index_links_only_to_files_that_are_there() {
     assert!(!index.contains("table-five.md"), "{index}");
     let beside = dir.path().join("beside");
     companions_beside(&beside);
-    prime_solve()
-        .args(["analyze", "--faces", "rank", "--quiet", "--out"])
-        .arg(&beside)
-        .assert()
-        .success();
-    let index = std::fs::read_to_string(beside.join("README.md")).unwrap();
+    let index = index_written_in(&beside);
     for link in links(&index) {
         assert!(beside.join(&link).is_file(), "{link} leads nowhere");
     }

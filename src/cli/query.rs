@@ -12,11 +12,6 @@ use prime_solve::{Solver, Want};
 use super::args::{Format, QueryArgs, parse_hand};
 use super::{Spinner, Verdict, print_with};
 
-/// Bytes a listed prime's JSON object may take beyond a copy of its
-/// witness (its entry, its value as text, the writer's buffer): a bound
-/// well above what it holds.
-const JSON_PER_PRIME: u64 = 768;
-
 pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let hand = parse_hand(&args.cards, rules.faces, &args.hand)?;
@@ -36,7 +31,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
     // cards under T), go out as they are written.
     let extra = match args.output.format {
         Format::Text => 0,
-        Format::Json => JSON_PER_PRIME,
+        Format::Json => json::BYTES_PER_PRIME,
     };
     let (primes, _room) = answer.written(style, extra)?;
     let found = !primes.is_empty();

@@ -22,6 +22,11 @@ use crate::referee::Fault;
 use crate::rules::Rules;
 use crate::style::Style;
 
+/// Bytes a listed prime's JSON object may take beyond a copy of its
+/// witness (its entry, its value as text, the writer's buffer): a bound
+/// well above what it holds, for [`Answer::written`]'s room.
+pub const BYTES_PER_PRIME: u64 = 768;
+
 /// The version of the JSON layout; it changes when a field changes meaning
 /// or goes away (new fields may appear without it).
 pub const SCHEMA: u32 = 1;

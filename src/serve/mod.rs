@@ -30,10 +30,6 @@ use crate::cli::{Verdict, fold, hints};
 /// The largest request body read (a claim and its house rules).
 const MAX_BODY: usize = 16 << 10;
 
-/// Bytes a listed prime's JSON object may take beyond a copy of its
-/// witness, as the command line counts it.
-const JSON_PER_PRIME: u64 = 768;
-
 /// The page, embedded in the binary: nothing to deploy, no request that
 /// leaves the machine.
 const PAGE: &str = include_str!("page/index.html");
@@ -223,18 +219,9 @@ async fn shutdown() {
     let _ = interrupt.await;
 }
 
-/// The cards of a request (`4,6,8`, `QH+7C+JK`, `4 6 8`) and its options.
-fn read(
-    params: &BTreeMap<String, String>,
-    skip: &[&str],
-) -> Result<(Vec<String>, Options), Refusal> {
-    let cards: Vec<String> = params
-        .get("cards")
-        .ok_or_else(|| Refusal::bad("no cards: give cards=4,6,8"))?
-        .split([',', ' ', '+'])
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect();
+/// The options of a request (its house rules, the hand's and the
+/// witnesses'): every parameter but `cards` and those in `skip`.
+fn read(params: &BTreeMap<String, String>, skip: &[&str]) -> Result<Options, Refusal> {
     let command = Options::command();
     let mut argv: Vec<String> = Vec::new();
     for (key, value) in params {
@@ -266,7 +253,18 @@ fn read(
     }
     let options =
         Options::try_parse_from(argv).map_err(|e| Refusal::bad(fold(&e.render().to_string())))?;
-    Ok((cards, options))
+    Ok(options)
+}
+
+/// The cards a request names: `4,6,8`, `QH+7C+JK`, `4 6 8`.
+fn cards(params: &BTreeMap<String, String>) -> Result<Vec<String>, Refusal> {
+    Ok(params
+        .get("cards")
+        .ok_or_else(|| Refusal::bad("no cards: give cards=4,6,8"))?
+        .split([',', ' ', '+'])
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect())
 }
 
 /// Whether a search may take seconds and gigabytes: five cards or more,
@@ -337,7 +335,7 @@ async fn answer_query(
         let run = || -> Result<String> {
             let solver = Solver::new(rules)?.with_budget(budget);
             let answer = solver.query(hand, Want::Primes)?;
-            let (primes, _room) = answer.written(style, JSON_PER_PRIME)?;
+            let (primes, _room) = answer.written(style, json::BYTES_PER_PRIME)?;
             Ok(serde_json::to_string_pretty(&json::query(&answer, &primes))? + "\n")
         };
         run().map_err(|e| Refusal::of(&e))
@@ -352,9 +350,7 @@ fn read_rules(params: &BTreeMap<String, String>) -> Result<(Rules, Options), Ref
             "this path takes no cards: every hand is in the answer",
         ));
     }
-    let mut with = params.clone();
-    with.insert("cards".into(), "1,2,3".into());
-    let (_, options) = read(&with, &[])?;
+    let options = read(params, &[])?;
     let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
     Ok((rules, options))
 }
@@ -364,7 +360,8 @@ fn hand_and_rules(
     params: &BTreeMap<String, String>,
     skip: &[&str],
 ) -> Result<(Hand, Rules, Options), Refusal> {
-    let (cards, options) = read(params, skip)?;
+    let cards = cards(params)?;
+    let options = read(params, skip)?;
     let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
     let hand = parse_hand(&cards, rules.faces, &options.hand).map_err(|e| Refusal::of(&e))?;
     Ok((hand, rules, options))
@@ -391,7 +388,7 @@ async fn table(
                 let mut hands = Vec::new();
                 for dealt in prime_solve::deal(3, rules.faces).0 {
                     let answer = solver.query(dealt.hand, Want::Primes)?;
-                    hands.push((dealt, answer.written(style, JSON_PER_PRIME)?.0));
+                    hands.push((dealt, answer.written(style, json::BYTES_PER_PRIME)?.0));
                 }
                 Ok(serde_json::to_string(&json::table(&rules, &hands))? + "\n")
             };
