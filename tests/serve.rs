@@ -58,8 +58,10 @@ fn ask(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // Quietly: a test may have stopped it already.
         let _ = Command::new("kill")
             .args(["-s", "TERM", &self.child.id().to_string()])
+            .stderr(std::process::Stdio::null())
             .status();
         let _ = self.child.wait();
     }
