@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use crate::arith::{BinOp, Eval, Func, juxtapose};
+use crate::arith::{BinOp, Eval, Func, Value, juxtapose};
 use crate::rules::{HouseRule, HouseRules};
 use crate::style::{Brackets, Style};
 
@@ -344,6 +344,86 @@ impl Expr {
         }
     }
 
+    /// The working of the expression, one operation a line, innermost
+    /// first, each on the numbers it is done to: `(6 × 4) ÷ 8` is
+    /// `6 × 4 = 24`, `24 ÷ 8 = 3`. A lone card has no working. Values are
+    /// those of [`Expr::eval`] without a bound; a step that has no value
+    /// (an inexact division, say) ends the working with the operation as
+    /// written, `= ?`.
+    ///
+    /// ```
+    /// use prime_solve::{BinOp, Expr, Func, Style};
+    /// let card = |v| Box::new(Expr::Card(v));
+    /// let e = Expr::Binary(BinOp::Div, Box::new(Expr::Binary(BinOp::Mul, card(6), card(4))), card(8));
+    /// assert_eq!(e.steps(Style::UNICODE), ["6 × 4 = 24", "24 ÷ 8 = 3"]);
+    /// let e = Expr::Binary(BinOp::Sub, card(2), Box::new(Expr::Unary(Func::Tri, card(3))));
+    /// assert_eq!(e.steps(Style::ASCII), ["T(3) = 6", "2 - 6 = -4"]);
+    /// ```
+    pub fn steps(&self, style: Style) -> Vec<String> {
+        let mut out = Vec::new();
+        self.work(style, &mut out);
+        out
+    }
+
+    /// Writes the working of `self` into `out` and returns its value.
+    fn work(&self, style: Style, out: &mut Vec<String>) -> Option<Value> {
+        let minus = if style.ascii { "-" } else { "−" };
+        let number = |v: Value| {
+            if v < 0 {
+                format!("{minus}{}", v.unsigned_abs())
+            } else {
+                v.to_string()
+            }
+        };
+        // A negative number written as an operand: `5 − (−3)`.
+        let operand = |v: Value| {
+            if v < 0 {
+                format!("({})", number(v))
+            } else {
+                number(v)
+            }
+        };
+        let (written, value) = match self {
+            Expr::Card(v) => return Some((*v).into()),
+            Expr::Join(cards) => {
+                let shown: Vec<String> = cards.iter().map(u8::to_string).collect();
+                (
+                    format!("{} side by side", shown.join(" and ")),
+                    self.eval(u64::MAX),
+                )
+            }
+            Expr::Binary(op, a, b) => {
+                let (x, y) = (a.work(style, out)?, b.work(style, out)?);
+                let written = match op {
+                    BinOp::Root => format!("root({}, {})", number(x), number(y)),
+                    BinOp::Pow => format!("{}^{}", operand(x), operand(y)),
+                    _ => format!("{} {} {}", number(x), op.symbol(style), operand(y)),
+                };
+                (written, op.apply(x, y, u64::MAX))
+            }
+            Expr::Unary(f, a) => {
+                let x = a.work(style, out)?;
+                let written = match f {
+                    Func::Tri => format!("T({})", number(x)),
+                    Func::Fact => format!("{}!", operand(x)),
+                    Func::Sqrt if style.ascii => format!("sqrt({})", number(x)),
+                    Func::Sqrt => format!("√{}", operand(x)),
+                };
+                (written, f.apply(x, u64::MAX))
+            }
+        };
+        match value {
+            Eval::Exact(v) => {
+                out.push(format!("{written} = {}", number(v)));
+                Some(v)
+            }
+            Eval::Undefined | Eval::Pruned => {
+                out.push(format!("{written} = ?"));
+                None
+            }
+        }
+    }
+
     fn write_operand(&self, out: &mut String, style: Style, parens: bool) {
         if parens {
             out.push('(');
@@ -489,6 +569,48 @@ mod tests {
         let below_zero = bin(Add, bin(Sub, card(1), card(7)), card(8));
         let above = bin(Sub, bin(Add, card(8), card(1)), card(7));
         assert!(above.cost() < below_zero.cost());
+    }
+
+    #[test]
+    fn steps_work_innermost_first() {
+        let e = bin(Div, bin(Mul, card(6), card(4)), card(8));
+        assert_eq!(e.steps(Style::UNICODE), ["6 × 4 = 24", "24 ÷ 8 = 3"]);
+        assert_eq!(e.steps(Style::ASCII), ["6 * 4 = 24", "24 / 8 = 3"]);
+        assert!(Expr::Card(7).steps(Style::UNICODE).is_empty());
+        let e = bin(Add, Box::new(Expr::Join(vec![7, 8])), card(5));
+        assert_eq!(
+            e.steps(Style::UNICODE),
+            ["7 and 8 side by side = 78", "78 + 5 = 83"]
+        );
+        let e = bin(Sub, card(5), bin(Sub, card(1), card(9)));
+        assert_eq!(e.steps(Style::UNICODE), ["1 − 9 = −8", "5 − (−8) = 13"]);
+        let e = bin(Add, bin(Pow, card(2), card(6)), card(3));
+        assert_eq!(e.steps(Style::UNICODE), ["2^6 = 64", "64 + 3 = 67"]);
+        let e = bin(Add, bin(Root, card(8), card(3)), card(1));
+        assert_eq!(e.steps(Style::UNICODE), ["root(8, 3) = 2", "2 + 1 = 3"]);
+        let e = Expr::Unary(
+            Func::Fact,
+            Box::new(Expr::Unary(Func::Sqrt, bin(Add, card(8), card(1)))),
+        );
+        assert_eq!(e.steps(Style::UNICODE), ["8 + 1 = 9", "√9 = 3", "3! = 6"]);
+        assert_eq!(
+            e.steps(Style::ASCII),
+            ["8 + 1 = 9", "sqrt(9) = 3", "3! = 6"]
+        );
+        // An expression with no value stops where it breaks.
+        let e = bin(Add, bin(Div, card(7), card(2)), card(1));
+        assert_eq!(e.steps(Style::UNICODE), ["7 ÷ 2 = ?"]);
+        // The last step's value is the expression's.
+        let e = bin(
+            Sub,
+            bin(Mul, card(13), card(12)),
+            Box::new(Expr::Unary(Func::Tri, card(11))),
+        );
+        let last = e.steps(Style::ASCII).pop().unwrap();
+        let Eval::Exact(v) = e.eval(u64::MAX) else {
+            panic!()
+        };
+        assert!(last.ends_with(&format!("= {v}")), "{last}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::process::Command;
 mod common;
 
 #[test]
-fn the_page_answers_a_hand_and_referees_claims_at_phone_sizes() {
+fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_sizes() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let browser = root.join("tests/browser");
     let missing: Vec<&str> = [
@@ -42,10 +42,12 @@ fn the_page_answers_a_hand_and_referees_claims_at_phone_sizes() {
     let url = format!("http://{addr}");
     let shots = root.join("target/screenshots");
     std::fs::create_dir_all(&shots).unwrap();
+    // The script stops the server itself, to answer a hand offline.
     let out = Command::new("node")
         .arg(browser.join("page.mjs"))
         .arg(format!("{url}/"))
         .arg(&shots)
+        .arg(server.id().to_string())
         .output()
         .unwrap();
     let _ = server.kill();
@@ -56,7 +58,14 @@ fn the_page_answers_a_hand_and_referees_claims_at_phone_sizes() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    for name in ["page-390x844.png", "page-360x640.png"] {
+    for name in [
+        "page-390x844.png",
+        "page-360x640.png",
+        "practice-390x844.png",
+        "crib-360x640.png",
+        "page-dark-390x844.png",
+        "offline-360x640.png",
+    ] {
         assert!(shots.join(name).metadata().unwrap().len() > 1000, "{name}");
     }
 }

@@ -293,3 +293,416 @@ fn the_table_and_the_crib_of_a_rule_set() {
     );
     assert_eq!(server.get("/api/v1/crib.pdf?paper=a3").0, 400);
 }
+
+/// One GET with `headers` added: its head and its body as bytes.
+fn get_raw(addr: &str, path: &str, headers: &str) -> (String, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    (
+        String::from_utf8_lossy(&raw[..split]).to_lowercase(),
+        raw[split + 4..].to_vec(),
+    )
+}
+
+fn json(body: &str) -> serde_json::Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// A query's witnesses worked step by step are the command's (`query
+/// --steps`), each step's last value the prime, each witness valid to the
+/// referee; the quickest call is one of the primes.
+#[test]
+fn steps_and_the_quickest_call_are_the_commands_and_the_referee_agrees() {
+    let server = Server::start(&[]);
+    for (path, args) in [
+        (
+            "/api/v1/query?cards=4,6,8&steps=1",
+            vec!["query", "4", "6", "8", "--steps"],
+        ),
+        (
+            "/api/v1/query?cards=QH+7C+JK&faces=rank&powers=1&juxtapose=1&functions=tri,sqrt&steps=1&ascii=1",
+            vec![
+                "query",
+                "QH",
+                "7C",
+                "JK",
+                "--faces",
+                "rank",
+                "--powers",
+                "--juxtapose",
+                "--functions",
+                "tri,sqrt",
+                "--steps",
+                "--ascii",
+            ],
+        ),
+    ] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 200, "{body}");
+        let mut args = args;
+        args.extend(["--format", "json"]);
+        assert_eq!(body, cli(&args), "{path}");
+        let q = json(&body);
+        let primes = q["primes"].as_array().unwrap();
+        assert!(
+            primes.iter().any(|p| p["value"] == q["simplest_prime"]),
+            "{body}"
+        );
+        let rules = path.split_once('&').unwrap().1.replace("&steps=1", "");
+        for p in primes {
+            let last = p["steps"].as_array().unwrap().last().unwrap();
+            assert!(
+                last.as_str()
+                    .unwrap()
+                    .ends_with(&format!("= {}", p["value_text"].as_str().unwrap())),
+                "{p}"
+            );
+            let claim: String = p["witness"]
+                .as_str()
+                .unwrap()
+                .bytes()
+                .map(|b| {
+                    if b.is_ascii_alphanumeric() {
+                        (b as char).to_string()
+                    } else {
+                        format!("%{b:02X}")
+                    }
+                })
+                .collect();
+            let cards = q["hand"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
+            let (status, verdict) = server.get(&format!(
+                "/api/v1/check?cards={cards}&claim={claim}&{rules}&any-values=1"
+            ));
+            assert_eq!(status, 200, "{verdict}");
+            let v = json(&verdict);
+            assert_eq!(v["valid"], true, "{verdict}");
+            assert_eq!(v["value"], p["value"], "{verdict}");
+        }
+    }
+    let text = cli(&["query", "4", "6", "8", "--steps"]);
+    assert!(
+        text.contains("  3 = (6 × 4) ÷ 8\n      6 × 4 = 24\n      24 ÷ 8 = 3\n"),
+        "{text}"
+    );
+}
+
+/// The keys a page uses to find a hand of the table from its cards, with
+/// no rule of its own, find the hand the query reads from those cards.
+#[test]
+fn the_tables_keys_find_the_hand_the_cards_make() {
+    let server = Server::start(&[]);
+    for faces in ["five", "rank", "suit"] {
+        let (status, body) = server.get(&format!("/api/v1/table?faces={faces}"));
+        assert_eq!(status, 200);
+        let t = json(&body);
+        let (card_keys, hand_keys) = (&t["card_keys"], &t["hand_keys"]);
+        let hands = t["hands"].as_array().unwrap();
+        assert_eq!(
+            hand_keys
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            hands.len(),
+            "{faces}: every hand has a key"
+        );
+        let cards = [
+            "AS", "7C", "10H", "JS", "QH", "KD", "KC", "JK", "5", "q♥", "2", "9D",
+        ];
+        for (i, a) in cards.iter().enumerate() {
+            for (j, b) in cards.iter().enumerate().skip(i + 1) {
+                for c in cards.iter().skip(j + 1) {
+                    // The same card twice (QH, q♥) is refused by the query
+                    // and found by the keys, which know values, not cards.
+                    if [a, b, c]
+                        .iter()
+                        .filter(|t| t.to_uppercase().starts_with('Q'))
+                        .count()
+                        > 1
+                    {
+                        continue;
+                    }
+                    let mut keys: Vec<String> = Vec::new();
+                    let mut readable = true;
+                    for t in [a, b, c] {
+                        match card_keys[t.to_uppercase()].as_str() {
+                            Some(k) => keys.push(k.to_string()),
+                            None => readable = false,
+                        }
+                    }
+                    let (status, body) =
+                        server.get(&format!("/api/v1/query?cards={a}+{b}+{c}&faces={faces}"));
+                    if !readable {
+                        assert_eq!(status, 400, "{faces} {a} {b} {c}: {body}");
+                        continue;
+                    }
+                    keys.sort();
+                    let found = &hand_keys[keys.join(" ")];
+                    if status == 400 {
+                        assert!(found.is_null(), "{faces} {a} {b} {c}: {body}");
+                        continue;
+                    }
+                    let i = found
+                        .as_u64()
+                        .unwrap_or_else(|| panic!("{faces} {a} {b} {c}"))
+                        as usize;
+                    let q = json(&body);
+                    assert_eq!(hands[i]["hand"], q["hand"], "{faces} {a} {b} {c}");
+                    assert_eq!(hands[i]["primes"], q["primes"], "{faces} {a} {b} {c}");
+                    assert_eq!(hands[i]["simplest_prime"], q["simplest_prime"]);
+                }
+            }
+        }
+    }
+}
+
+/// Deals follow the seed; their hints are the hand's primes; the day's
+/// ten are the same cards under any rules, and another day's differ.
+#[test]
+fn deals_and_the_daily_deal() {
+    let server = Server::start(&[]);
+    let a = json(&server.get("/api/v1/deal?seed=7&faces=rank").1);
+    let b = json(&server.get("/api/v1/deal?seed=7&faces=rank").1);
+    assert_eq!(a, b, "the same seed deals the same hand");
+    assert_eq!(a["tokens"].as_array().unwrap().len(), 3);
+    let tokens: Vec<&str> = a["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let q = json(
+        &server
+            .get(&format!(
+                "/api/v1/query?cards={}&faces=rank",
+                tokens.join("+")
+            ))
+            .1,
+    );
+    assert_eq!(a["hand"], q["hand"]);
+    let mut hinted: Vec<i64> = a["hints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_i64().unwrap())
+        .collect();
+    hinted.sort_unstable();
+    let primes: Vec<i64> = q["primes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(hinted, primes, "the hints are the hand's primes");
+    let fresh: Vec<u64> = (0..4)
+        .map(|_| {
+            json(&server.get("/api/v1/deal").1)["seed"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert!(fresh.windows(2).any(|w| w[0] != w[1]), "{fresh:?}");
+    let four = json(&server.get("/api/v1/deal?n=4&seed=1").1);
+    assert_eq!(four["cards"].as_array().unwrap().len(), 4);
+    for bad in [
+        "n=7",
+        "n=1",
+        "n=x",
+        "seed=-1",
+        "cards=4,6,8",
+        "date=2026-12-06",
+    ] {
+        let (status, body) = server.get(&format!("/api/v1/deal?{bad}"));
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+
+    let day = |q: &str| json(&server.get(&format!("/api/v1/daily?{q}")).1);
+    let five = day("date=2026-12-06");
+    let rank = day("date=2026-12-06&faces=rank&powers=1");
+    let deals = five["deals"].as_array().unwrap();
+    assert_eq!(deals.len(), 10);
+    let cards = |d: &serde_json::Value| -> Vec<serde_json::Value> {
+        d["deals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["tokens"].clone())
+            .collect()
+    };
+    assert_eq!(cards(&five), cards(&rank), "the same cards under any rules");
+    assert_eq!(cards(&five), cards(&day("date=2026-12-06")));
+    assert_ne!(cards(&five), cards(&day("date=2026-12-07")));
+    for bad in [
+        "date=2026-02-30",
+        "date=tomorrow",
+        "",
+        "date=2026-12-06&cards=4",
+    ] {
+        let (status, body) = server.get(&format!("/api/v1/daily?{bad}"));
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+}
+
+/// A practice round is ruled by the referee and scored as the drill
+/// scores it: 10 for a valid call, up to 10 for speed, up to 10 for height.
+#[test]
+fn a_practice_round_is_ruled_and_scored() {
+    let server = Server::start(&[]);
+    let round = |body: &str| {
+        let (status, text) = server.ask("POST", "/api/v1/practice", body.as_bytes());
+        assert_eq!(status, 200, "{text}");
+        json(&text)
+    };
+    let good = round(r#"{"cards": "4 6 8", "claim": "6*4/8", "ms": 1500}"#);
+    assert_eq!(good["verdict"]["valid"], true);
+    assert_eq!(good["prime"], 3);
+    // 10, 9 for 1.5 s, 10 for the higher of the hand's two primes.
+    assert_eq!(good["score"], 29);
+    assert_eq!(good["missed"], serde_json::json!([2]));
+    assert_eq!(good["best_prime"], 3);
+    let hinted = round(r#"{"cards": "4 6 8", "claim": "6+4-8", "ms": 1500, "hints": 1}"#);
+    // 10, no speed after a hint, 5 for the lower of two.
+    assert_eq!(hinted["score"], 15);
+    let wrong = round(r#"{"cards": "QH 7C JK", "claim": "12+12+7+1", "faces": "rank"}"#);
+    assert_eq!(wrong["verdict"]["valid"], false);
+    assert!(
+        wrong["verdict"]["fault"]
+            .as_str()
+            .unwrap()
+            .contains("1 is not a card in the hand (7 12 12)"),
+        "{wrong}"
+    );
+    assert_eq!(wrong["score"], 0);
+    assert_eq!(
+        wrong["missed"].as_array().unwrap().len(),
+        wrong["primes"].as_array().unwrap().len()
+    );
+    let pass = round(r#"{"cards": "4 6 8", "ms": 30000}"#);
+    assert!(pass["verdict"].is_null());
+    assert_eq!(pass["score"], 0);
+    for bad in [
+        r#"{"cards": "4 6 8", "claim": "3", "ms": -1}"#,
+        r#"{"cards": "4 6 8", "claim": "3", "ms": 99999999999}"#,
+        r#"{"cards": "4 6 8", "claim": "3", "hints": "many"}"#,
+        r#"{"claim": "3"}"#,
+        r#"{"cards": "4 6 8", "claim": {"nested": 1}}"#,
+    ] {
+        let (status, body) = server.ask("POST", "/api/v1/practice", bad.as_bytes());
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+}
+
+/// One address past its share of heavy searches gets 429 while light
+/// requests from it go on; the page's files come with their policy; large
+/// answers are compressed for a client that takes gzip.
+#[test]
+fn shares_of_heavy_searches_policy_and_compression() {
+    let server = Server::start(&["--heavy", "4", "--heavy-per-minute", "2"]);
+    let heavy = "/api/v1/query?cards=1,2,3,4,5";
+    assert_eq!(server.get(heavy).0, 200);
+    assert_eq!(server.get(heavy).0, 200);
+    let (status, body) = server.get(heavy);
+    assert_eq!(status, 429, "{body}");
+    assert!(error(&body).contains("share"), "{body}");
+    for _ in 0..50 {
+        assert_eq!(server.get("/api/v1/query?cards=4,6,8").0, 200);
+    }
+    for path in [
+        "/",
+        "/app.js",
+        "/practice.js",
+        "/style.css",
+        "/sw.js",
+        "/manifest.json",
+        "/icon.svg",
+    ] {
+        let (head, body) = get_raw(&server.addr, path, "");
+        assert!(head.starts_with("http/1.1 200"), "{path}: {head}");
+        assert!(
+            head.contains("content-security-policy: default-src 'self'; script-src 'self';"),
+            "{path}"
+        );
+        assert!(!body.is_empty());
+    }
+    let (head, _) = get_raw(&server.addr, "/", "");
+    let (_, page) = get_raw(&server.addr, "/", "");
+    let page = String::from_utf8(page).unwrap();
+    assert!(!page.contains("<script>"), "no inline script: {head}");
+    assert!(
+        !page
+            .split_whitespace()
+            .any(|w| w.starts_with("on") && w.contains('=')),
+        "no inline handler"
+    );
+    let (head, gz) = get_raw(&server.addr, "/api/v1/table", "Accept-Encoding: gzip\r\n");
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    let (_, plain) = get_raw(&server.addr, "/api/v1/table", "");
+    assert!(
+        gz.len() * 3 < plain.len(),
+        "{} of {}",
+        gz.len(),
+        plain.len()
+    );
+}
+
+/// `--lan` listens on every interface and says where a phone should go,
+/// with a QR code of it, or that no local network was found.
+#[test]
+fn lan_listens_everywhere_and_says_where_to_go() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_prime-solve"))
+        .args(["serve", "--lan", "--addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let port = first
+        .trim()
+        .strip_prefix("serving on http://0.0.0.0:")
+        .unwrap_or_else(|| panic!("{first}"))
+        .to_string();
+    let mut second = String::new();
+    out.read_line(&mut second).unwrap();
+    if second.starts_with("on a phone on this network, open http://") {
+        // The QR code: rows of block characters.
+        let mut row = String::new();
+        out.read_line(&mut row).unwrap();
+        while row.starts_with("  or ") {
+            row.clear();
+            out.read_line(&mut row).unwrap();
+        }
+        assert!(
+            row.contains('█') || row.contains('▀') || row.contains('▄'),
+            "{row}"
+        );
+    } else {
+        assert!(
+            second.starts_with("no address on a local network"),
+            "{second}"
+        );
+    }
+    let (status, _) = ask(&format!("127.0.0.1:{port}"), "GET", "/healthz", b"");
+    assert_eq!(status, 200);
+    let _ = Command::new("kill")
+        .args(["-s", "TERM", &child.id().to_string()])
+        .status();
+    assert!(child.wait().unwrap().success());
+}

@@ -129,6 +129,16 @@ pub(crate) struct ServeArgs {
     /// or any prime) may run at once; more are answered 429.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub(crate) heavy: u64,
+    /// How many heavy searches one address may start a minute; past its
+    /// share it is answered 429. Light requests (three cards, most four)
+    /// are never counted.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub(crate) heavy_per_minute: u32,
+    /// Listen on every interface (at --addr's port) and print this
+    /// machine's address on the local network with a QR code of it, for
+    /// the phones at the table.
+    #[arg(long)]
+    pub(crate) lan: bool,
 }
 
 #[derive(Args)]
@@ -353,6 +363,15 @@ impl StyleArgs {
     }
 }
 
+/// Whether a query's witnesses come worked, one operation a line.
+#[derive(Args)]
+pub(crate) struct StepsArgs {
+    /// Work each witness one operation a line: (6 × 4) ÷ 8 is 6 × 4 = 24,
+    /// 24 ÷ 8 = 3.
+    #[arg(long)]
+    pub(crate) steps: bool,
+}
+
 /// How a long job runs: its threads and its progress bar.
 #[derive(Args)]
 pub(crate) struct WorkArgs {
@@ -440,6 +459,8 @@ pub(crate) struct QueryArgs {
     /// Also list every reachable value, not only the primes.
     #[arg(long)]
     pub(crate) values: bool,
+    #[command(flatten)]
+    pub(crate) steps: StepsArgs,
     #[command(flatten)]
     pub(crate) hand: HandArgs,
     #[command(flatten)]

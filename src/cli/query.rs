@@ -33,7 +33,11 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         Format::Text => 0,
         Format::Json => json::BYTES_PER_PRIME,
     };
-    let (primes, _room) = answer.written(style, extra)?;
+    let (primes, _room) = if args.steps.steps {
+        answer.written_with_steps(style, extra)?
+    } else {
+        answer.written(style, extra)?
+    };
     let found = !primes.is_empty();
     match args.output.format {
         Format::Json => print_with(|out| {
@@ -51,6 +55,9 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
                     writeln!(out, "{}:", plural(primes.len(), "prime", "primes"))?;
                     for p in &primes {
                         writeln!(out, "  {:>width$} = {}", p.value, p.witness)?;
+                        for step in p.steps.iter().flatten() {
+                            writeln!(out, "  {:>width$}   {step}", "")?;
+                        }
                     }
                     writeln!(out, "highest prime: {} = {}", top.value, top.witness)?;
                 }

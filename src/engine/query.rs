@@ -76,6 +76,9 @@ impl EveryValue<'_> {
 pub struct Written {
     pub value: Value,
     pub witness: String,
+    /// The witness worked one operation a line ([`Expr::steps`]), where
+    /// they were asked for ([`Answer::written_with_steps`]).
+    pub steps: Option<Vec<String>>,
 }
 
 impl Solver {
@@ -174,6 +177,12 @@ impl<'s> Answer<'s> {
         }
     }
 
+    /// The prime of the quickest call: the one whose witness is simplest
+    /// ([`Solution::quickest`]), `None` for a hand that makes no prime.
+    pub fn simplest_prime(&self) -> Option<Value> {
+        self.solution.quickest(&self.primes())
+    }
+
     /// The solution the primes came from.
     pub fn solution(&self) -> &Solution<'s> {
         &self.solution
@@ -193,27 +202,74 @@ impl<'s> Answer<'s> {
     /// # Panics
     /// Never: every prime found has a witness.
     pub fn written(&self, style: Style, extra: u64) -> Result<(Vec<Written>, Charge), SolveError> {
+        self.write(style, extra, false)
+    }
+
+    /// As [`Answer::written`], each witness with its working
+    /// ([`Expr::steps`]), room made for that too.
+    ///
+    /// ```
+    /// use prime_solve::{Hand, Rules, Solver, Style, Want};
+    ///
+    /// let solver = Solver::new(Rules::default())?;
+    /// let answer = solver.query(Hand::from_values(&[4, 6, 8]), Want::Primes)?;
+    /// let (primes, _room) = answer.written_with_steps(Style::UNICODE, 0)?;
+    /// assert_eq!(primes[1].witness, "(6 × 4) ÷ 8");
+    /// assert_eq!(primes[1].steps.as_deref(), Some(&["6 × 4 = 24".to_string(), "24 ÷ 8 = 3".into()][..]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Answer::written`].
+    pub fn written_with_steps(
+        &self,
+        style: Style,
+        extra: u64,
+    ) -> Result<(Vec<Written>, Charge), SolveError> {
+        self.write(style, extra, true)
+    }
+
+    /// The primes written, with their steps if `steps`: each measured
+    /// first, one at a time, and room made for all before the list is
+    /// built.
+    fn write(
+        &self,
+        style: Style,
+        extra: u64,
+        steps: bool,
+    ) -> Result<(Vec<Written>, Charge), SolveError> {
         let budget = &self.solution.solver.budget;
         let primes = self.primes();
-        let render = |p: Value| {
-            self.witness(p)
-                .expect("a reached prime has a witness")
-                .render(style)
+        let witness = |p: Value| self.witness(p).expect("a reached prime has a witness");
+        let size = |p: Value| {
+            let w = witness(p);
+            let worked: u64 = if steps {
+                w.steps(style)
+                    .iter()
+                    .map(|s| (s.len() + size_of::<String>()) as u64)
+                    .sum()
+            } else {
+                0
+            };
+            w.render(style).len() as u64 + worked
         };
-        // Rendered once to measure them, one at a time.
-        let witness_bytes: u64 = primes.iter().map(|&p| render(p).len() as u64).sum();
+        let text_bytes: u64 = primes.iter().map(|&p| size(p)).sum();
         let per_prime = size_of::<Written>() as u64 + extra;
         let held = (primes.len() as u64)
             .saturating_mul(per_prime)
-            .saturating_add(witness_bytes.saturating_mul(1 + u64::from(extra > 0)));
+            .saturating_add(text_bytes.saturating_mul(1 + u64::from(extra > 0)));
         let charge = budget.room_for_output(held)?;
         let mut written: Vec<Written> = Vec::new();
         written
             .try_reserve_exact(primes.len())
             .map_err(|_| budget.refusal(held))?;
-        written.extend(primes.iter().map(|&p| Written {
-            value: p,
-            witness: render(p),
+        written.extend(primes.iter().map(|&p| {
+            let w = witness(p);
+            Written {
+                value: p,
+                witness: w.render(style),
+                steps: steps.then(|| w.steps(style)),
+            }
         }));
         Ok((written, charge))
     }

@@ -134,6 +134,7 @@ pub struct QueryJson<'a> {
     primes: Vec<PrimeJson<'a>>,
     highest_prime: Option<Integer>,
     highest_prime_text: Option<String>,
+    simplest_prime: Option<Integer>,
     pruned: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     values: Option<ValuesJson<'a>>,
@@ -145,6 +146,8 @@ pub struct PrimeJson<'a> {
     value: Integer,
     value_text: String,
     witness: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<&'a [String]>,
 }
 
 /// Each prime with its witness, as a query lists them.
@@ -155,6 +158,7 @@ fn primes_json(primes: &[Written]) -> Vec<PrimeJson<'_>> {
             value: Integer(p.value),
             value_text: p.value.to_string(),
             witness: &p.witness,
+            steps: p.steps.as_deref(),
         })
         .collect()
 }
@@ -196,6 +200,7 @@ pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a>
         primes: primes_json(primes),
         highest_prime: highest.map(Integer),
         highest_prime_text: highest.map(|v| v.to_string()),
+        simplest_prime: answer.simplest_prime().map(Integer),
         pruned: answer.pruned(),
         values: answer.values().map(ValuesJson),
     }
@@ -210,6 +215,8 @@ pub struct TableJson<'a> {
     rule_set: String,
     rules: RulesJson<'a>,
     hands: Vec<TableHandJson<'a>>,
+    #[serde(flatten)]
+    offline: OfflineKeys,
 }
 
 /// One hand of a [`TableJson`].
@@ -218,23 +225,116 @@ pub struct TableHandJson<'a> {
     hand: Vec<u8>,
     deals: u64,
     primes: Vec<PrimeJson<'a>>,
+    simplest_prime: Option<Integer>,
 }
 
-/// [`TableJson`] of `hands`: each dealt hand with its primes written
-/// ([`Answer::written`]).
-pub fn table<'a>(rules: &'a Rules, hands: &'a [(Dealt, Vec<Written>)]) -> TableJson<'a> {
+/// A three-card hand of a table: how often the pack deals it, its primes
+/// written, and the prime of its quickest call.
+pub struct TableEntry {
+    pub dealt: Dealt,
+    pub primes: Vec<Written>,
+    pub simplest_prime: Option<Value>,
+}
+
+/// [`TableJson`] of `hands` (each dealt hand with its primes written,
+/// [`Answer::written`]), with the keys that find a hand from its cards
+/// without a solver ([`OfflineKeys`]).
+pub fn table<'a>(rules: &'a Rules, hands: &'a [TableEntry]) -> TableJson<'a> {
     TableJson {
         schema: SCHEMA,
         rule_set: rules.name(),
         rules: self::rules(rules),
         hands: hands
             .iter()
-            .map(|(d, primes)| TableHandJson {
-                hand: d.hand.values(),
-                deals: d.deals,
-                primes: primes_json(primes),
+            .map(|e| TableHandJson {
+                hand: e.dealt.hand.values(),
+                deals: e.dealt.deals,
+                primes: primes_json(&e.primes),
+                simplest_prime: e.simplest_prime.map(Integer),
             })
             .collect(),
+        offline: OfflineKeys::of(rules.faces, hands),
+    }
+}
+
+/// How a reader finds a hand of the table from the cards it was shown,
+/// with no rule of its own: `card_keys` maps each way of writing a card
+/// (`QH`, `Q♥`, `Q`, `12`, `JK`, upper case) to a key, the value it counts
+/// (`12`) or `JK` for a Joker, and `hand_keys` maps the keys of three
+/// cards, sorted as strings and joined by spaces (`12 7 JK`), to the index
+/// of their hand in `hands`. Three cards the pack cannot deal have no key.
+#[derive(Serialize)]
+pub struct OfflineKeys {
+    card_keys: std::collections::BTreeMap<String, String>,
+    hand_keys: std::collections::BTreeMap<String, usize>,
+}
+
+impl OfflineKeys {
+    fn of(faces: crate::rules::Faces, hands: &[TableEntry]) -> OfflineKeys {
+        use crate::card::{Card, Rank, Suit};
+        use crate::style::Style;
+        let key = |card: Card| match card.value(faces) {
+            Ok(Some(v)) => Some(v.to_string()),
+            Ok(None) => Some("JK".to_string()),
+            Err(_) => None,
+        };
+        let mut card_keys = std::collections::BTreeMap::new();
+        let mut pack = Vec::new();
+        for suit in Suit::ALL {
+            for rank in Rank::all() {
+                let card = Card::Ranked {
+                    rank,
+                    suit: Some(suit),
+                };
+                pack.push(card);
+                for style in [Style::ASCII, Style::UNICODE] {
+                    if let Some(k) = key(card) {
+                        card_keys.insert(crate::practice::face(card, style), k);
+                    }
+                }
+            }
+        }
+        pack.extend([Card::Joker, Card::Joker]);
+        // Cards written without a suit, as the command line reads them,
+        // where they count the same in every suit.
+        for token in (1..=13)
+            .map(|v| v.to_string())
+            .chain(["A", "J", "Q", "K", "T", "JK", "JOKER", "*"].map(String::from))
+        {
+            if let Ok(card) = Card::parse(&token)
+                && let Some(k) = key(card)
+            {
+                card_keys.insert(token, k);
+            }
+        }
+        let index: rustc_hash::FxHashMap<Hand, usize> = hands
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.dealt.hand, i))
+            .collect();
+        let mut hand_keys = std::collections::BTreeMap::new();
+        for a in 0..pack.len() {
+            for b in a + 1..pack.len() {
+                for c in b + 1..pack.len() {
+                    let cards = [pack[a], pack[b], pack[c]];
+                    let Ok(hand) = Hand::from_cards(&cards, faces) else {
+                        continue;
+                    };
+                    let (Some(&i), Some(mut keys)) = (
+                        index.get(&hand),
+                        cards.iter().map(|&c| key(c)).collect::<Option<Vec<_>>>(),
+                    ) else {
+                        continue;
+                    };
+                    keys.sort();
+                    hand_keys.insert(keys.join(" "), i);
+                }
+            }
+        }
+        OfflineKeys {
+            card_keys,
+            hand_keys,
+        }
     }
 }
 

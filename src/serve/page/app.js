@@ -1,97 +1,350 @@
 // The page asks the server's JSON API (docs/api.md) and shows its answers;
-// every rule and every word of a verdict comes from the server.
+// every rule, every prime and every word of a verdict comes from the
+// server. Once a rule set's table has come, a hand of three cards is
+// answered from it when the server cannot be reached.
 
-const handForm = document.getElementById("hand-form");
-const claimForm = document.getElementById("claim-form");
-const answer = document.getElementById("answer");
-const verdict = document.getElementById("verdict");
+import { startPractice } from "/practice.js";
 
-/** The query parameters of the chosen cards and house rules. */
-function params() {
-  const data = new FormData(handForm);
+const $ = (id) => document.getElementById(id);
+const handForm = $("hand-form");
+const rulesForm = $("rules-form");
+const claimForm = $("claim-form");
+const answer = $("answer");
+const verdict = $("verdict");
+const network = $("network");
+
+const RULES_KEY = "prime-time-rules";
+const CARDS_KEY = "prime-time-cards";
+const ONOFF = ["powers", "juxtapose", "high-primes"];
+const FUNCTIONS = ["tri", "fact", "sqrt"];
+/** Where the tables fetched are kept on the device (Cache Storage, where
+ * the browser offers it: on this machine or over HTTPS). */
+const TABLES = "prime-solve-tables";
+
+/** The house rules chosen, as query parameters in a fixed order (the
+ * table's address must be the same each time to be found offline). */
+function ruleParams() {
+  const f = rulesForm.elements;
   const p = new URLSearchParams();
-  p.set("cards", String(data.get("cards") || "").trim());
-  p.set("faces", String(data.get("faces")));
-  for (const rule of ["powers", "juxtapose", "high-primes"]) {
-    if (data.get(rule)) p.set(rule, "1");
-  }
-  if (data.get("tri")) p.set("functions", "tri");
-  localStorage.setItem("prime-time-rules", p.toString());
+  p.set("faces", f.faces.value);
+  for (const rule of ONOFF) if (f[rule].checked) p.set(rule, "1");
+  const functions = FUNCTIONS.filter((name) => f[name].checked);
+  if (functions.length > 0) p.set("functions", functions.join(","));
   return p;
 }
 
-/** The chosen rules, remembered on this device. */
-function restore() {
-  const saved = new URLSearchParams(localStorage.getItem("prime-time-rules") || "");
-  if (saved.has("cards")) handForm.cards.value = saved.get("cards");
-  if (saved.has("faces")) handForm.faces.value = saved.get("faces");
-  for (const rule of ["powers", "juxtapose", "high-primes"]) {
-    handForm.elements[rule].checked = saved.get(rule) === "1";
-  }
-  handForm.elements.tri.checked = saved.get("functions") === "tri";
+function saveRules() {
+  localStorage.setItem(RULES_KEY, ruleParams().toString());
 }
 
-async function ask(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
+function restore() {
+  const saved = new URLSearchParams(localStorage.getItem(RULES_KEY) || "");
+  const f = rulesForm.elements;
+  if (saved.has("faces")) f.faces.value = saved.get("faces");
+  for (const rule of ONOFF) f[rule].checked = saved.get(rule) === "1";
+  const functions = (saved.get("functions") || "").split(",");
+  for (const name of FUNCTIONS) f[name].checked = functions.includes(name);
+  const cards = localStorage.getItem(CARDS_KEY);
+  if (cards) handForm.cards.value = cards;
+}
+
+/** GET a path of the API: its JSON, or an Error with the server's words
+ * (`offline` set when the server could not be reached at all). */
+async function ask(path, init) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { Accept: "application/json" }, ...init });
+  } catch (err) {
+    const e = new Error("The server cannot be reached.");
+    e.offline = true;
+    throw e;
+  }
+  let body;
+  try {
+    body = await response.json();
+  } catch (err) {
+    throw new Error(`The server answered ${response.status} without JSON.`);
+  }
+  if (!response.ok) throw new Error(body.error || `The server answered ${response.status}.`);
   return body;
 }
 
-function line(text, cls) {
-  const p = document.createElement("p");
-  p.textContent = text;
-  if (cls) p.className = cls;
-  return p;
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+// ---- The rule set's table, for answers without the server ----
+
+/** The table of the current rules once fetched: { key, table }. */
+let held = null;
+
+function tablePath() {
+  const p = ruleParams();
+  p.set("steps", "1");
+  return `/api/v1/table?${p}`;
+}
+
+/** Fetches the current rules' table in the background (the service
+ * worker keeps a copy where the browser allows one). */
+async function fetchTable() {
+  const path = tablePath();
+  if (held?.key === path) return;
+  try {
+    const table = await ask(path);
+    held = { key: path, table };
+    refreshCrib();
+    if ("caches" in self) {
+      const copy = new Response(JSON.stringify(table), { headers: { "Content-Type": "application/json" } });
+      await (await caches.open(TABLES)).put(path, copy);
+    }
+  } catch (err) {
+    // A rule set too costly to sweep here, or no network: answers come
+    // from the server alone.
+  }
+}
+
+/** The table of the current rules: held in memory, or kept by the
+ * service worker from an earlier visit. */
+async function heldTable() {
+  const path = tablePath();
+  if (held?.key === path) return held.table;
+  if (!("caches" in self)) return null;
+  const copy = await caches.match(path);
+  if (!copy) return null;
+  held = { key: path, table: await copy.json() };
+  return held.table;
+}
+
+/** The entry of the table for the cards typed, found by the keys the
+ * server gave (no rule is applied here), or why not. */
+function lookUp(table, text) {
+  const tokens = text.split(/[\s,+]+/).filter(Boolean);
+  if (tokens.length !== 3) return { why: "Without the server only hands of three cards can be answered." };
+  const keys = [];
+  for (const t of tokens) {
+    const k = table.card_keys[t.toUpperCase()];
+    if (k === undefined) return { why: `Without the server, ${t} is not read; tap the cards instead.` };
+    keys.push(k);
+  }
+  keys.sort();
+  const i = table.hand_keys[keys.join(" ")];
+  if (i === undefined) return { why: "The pack cannot deal these three cards." };
+  return { entry: table.hands[i] };
+}
+
+// ---- A hand's answer ----
+
+function primeItem(p) {
+  const item = el("li");
+  const details = el("details");
+  const summary = el("summary");
+  summary.append(el("span", p.value_text, "prime"), document.createTextNode(`= ${p.witness}`));
+  details.append(summary);
+  const steps = el("ol", undefined, "steps");
+  for (const s of p.steps || []) steps.append(el("li", s));
+  if ((p.steps || []).length === 0) steps.append(el("li", "a card of the hand"));
+  details.append(steps);
+  item.append(details);
+  return item;
+}
+
+function call(label, p) {
+  const line = el("p", undefined, "call");
+  line.append(el("strong", `${label}: `), document.createTextNode(`${p.value_text} = ${p.witness}`));
+  return line;
+}
+
+/** Draws a hand's primes: the quickest call, the best, and each prime
+ * with its witness worked step by step on a tap. */
+function drawAnswer(hand, primes, simplest, ruleSet, offline) {
+  const parts = [];
+  if (primes.length === 0) {
+    parts.push(el("p", `The hand ${hand.join(" ")} makes no prime under the rules “${ruleSet}”.`, "bad"));
+  } else {
+    const n = primes.length;
+    parts.push(el("p", `The hand ${hand.join(" ")} makes ${n} prime${n === 1 ? "" : "s"} under the rules “${ruleSet}”.`));
+    const quick = primes.find((p) => p.value_text === String(simplest));
+    if (quick) parts.push(call("Quickest call", quick));
+    parts.push(call("Best call", primes[primes.length - 1]));
+    const list = el("ul", undefined, "primes");
+    list.append(...primes.map(primeItem));
+    parts.push(el("p", "Tap a prime to see it worked out.", "note"), list);
+  }
+  if (offline) parts.push(el("p", "Answered on this device from the rule set's table: the server cannot be reached.", "note"));
+  answer.replaceChildren(...parts);
 }
 
 async function showPrimes(event) {
   event?.preventDefault();
-  answer.replaceChildren(line("Solving…", "note"));
+  const cards = handForm.cards.value.trim();
+  localStorage.setItem(CARDS_KEY, cards);
+  const p = ruleParams();
+  p.set("cards", cards);
+  p.set("steps", "1");
+  answer.replaceChildren(el("p", "Solving…", "note"));
   try {
-    const q = await ask(`/api/v1/query?${params()}`);
-    const items = q.primes.map((p) => {
-      const li = document.createElement("li");
-      const value = document.createElement("span");
-      value.className = "prime";
-      value.textContent = p.value_text;
-      li.append(value, document.createTextNode(`= ${p.witness}`));
-      return li;
-    });
-    const list = document.createElement("ul");
-    list.className = "primes";
-    list.append(...items);
-    answer.replaceChildren(
-      line(
-        q.primes.length === 0
-          ? `The hand ${q.hand.join(" ")} makes no prime under these rules.`
-          : `The hand ${q.hand.join(" ")} makes ${q.primes.length} prime${q.primes.length === 1 ? "" : "s"}; the highest is ${q.highest_prime_text}.`,
-      ),
-      list,
-    );
+    const q = await ask(`/api/v1/query?${p}`);
+    online(true);
+    drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false);
+    fetchTable();
   } catch (err) {
-    answer.replaceChildren(line(err.message, "bad"));
+    if (!err.offline) {
+      answer.replaceChildren(el("p", err.message, "bad"));
+      return;
+    }
+    online(false);
+    const table = await heldTable();
+    if (!table) {
+      answer.replaceChildren(el("p", `${err.message} This rule set's table has not been fetched yet, so the hand cannot be answered here.`, "bad"));
+      return;
+    }
+    const found = lookUp(table, cards);
+    if (found.why) answer.replaceChildren(el("p", found.why, "bad"));
+    else drawAnswer(found.entry.hand, found.entry.primes, found.entry.simplest_prime, table.rule_set, true);
   }
+}
+
+function online(yes) {
+  network.hidden = yes;
+  network.textContent = yes ? "" : "Offline: three-card hands are answered from the table kept on this device.";
 }
 
 async function rule(event) {
   event.preventDefault();
-  const p = params();
+  const p = ruleParams();
+  p.set("cards", handForm.cards.value.trim());
   p.set("claim", claimForm.claim.value);
-  verdict.replaceChildren(line("Ruling…", "note"));
+  verdict.replaceChildren(el("p", "Ruling…", "note"));
   try {
     const v = await ask(`/api/v1/check?${p}`);
     verdict.replaceChildren(
       v.valid
-        ? line(`Valid: ${v.claim} = ${v.value_text}, a prime.`, "good")
-        : line(`Invalid: ${v.fault}`, "bad"),
+        ? el("p", `Valid: ${v.claim} = ${v.value_text}, a prime.`, "good")
+        : el("p", `Invalid: ${v.fault}`, "bad"),
     );
   } catch (err) {
-    verdict.replaceChildren(line(err.message, "bad"));
+    verdict.replaceChildren(el("p", err.message, "bad"));
   }
 }
 
+// ---- The card picker ----
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
+const SUIT_SIGNS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+let suit = "S";
+
+function pickerSetup() {
+  const ranks = document.querySelector("#picker .ranks");
+  for (const rank of RANKS) {
+    const b = el("button", rank === "JK" ? "Joker" : rank);
+    b.type = "button";
+    b.dataset.rank = rank;
+    b.setAttribute("aria-label", rank === "JK" ? "Joker" : `${rank} of the chosen suit`);
+    ranks.append(b);
+  }
+  ranks.addEventListener("click", (e) => {
+    const rank = e.target.closest("button")?.dataset.rank;
+    if (!rank) return;
+    const token = rank === "JK" ? "JK" : rank + suit;
+    const now = handForm.cards.value.split(/[\s,+]+/).filter(Boolean);
+    const full = now.length >= 3;
+    const cards = full ? [token] : [...now, token];
+    handForm.cards.value = cards.join(" ");
+    if (cards.length === 3) showPrimes();
+  });
+  const suits = [...document.querySelectorAll("#picker .suits button")];
+  const choose = (chosen) => {
+    suit = chosen.dataset.suit;
+    for (const b of suits) b.setAttribute("aria-pressed", String(b === chosen));
+    for (const r of ranks.querySelectorAll("button")) {
+      if (r.dataset.rank === "JK") continue;
+      r.textContent = r.dataset.rank + SUIT_SIGNS[suit];
+      r.classList.toggle("red", suit === "H" || suit === "D");
+    }
+  };
+  for (const b of suits) b.addEventListener("click", () => choose(b));
+  choose(suits[0]);
+  $("clear").addEventListener("click", () => {
+    handForm.cards.value = "";
+    answer.replaceChildren();
+    handForm.cards.focus();
+  });
+}
+
+// ---- The crib ----
+
+function refreshCrib() {
+  const body = $("crib-body");
+  $("crib-pdf").href = `/api/v1/crib.pdf?${ruleParams()}`;
+  const table = held?.key === tablePath() ? held.table : null;
+  if (!table) {
+    body.replaceChildren(el("p", "The crib comes with the rule set's table, once the server has sent it.", "note"));
+    return;
+  }
+  $("crib-head").textContent = `Every three-card hand under ${table.rule_set}: its quickest call and its best prime (${table.hands.length} hands).`;
+  const groups = new Map();
+  for (const h of table.hands) {
+    const low = h.hand[0];
+    if (!groups.has(low)) groups.set(low, []);
+    groups.get(low).push(h);
+  }
+  const parts = [];
+  for (const [low, hands] of groups) {
+    const d = el("details");
+    d.append(el("summary", `Lowest card ${low} (${hands.length} hands)`));
+    const list = el("ul", undefined, "crib");
+    for (const h of hands) {
+      const li = el("li");
+      li.append(el("span", h.hand.join(" "), "hand"));
+      if (h.primes.length === 0) {
+        li.append(el("span", "no prime", "bad"));
+      } else {
+        const quick = h.primes.find((p) => p.value_text === String(h.simplest_prime));
+        const best = h.primes[h.primes.length - 1];
+        if (quick) li.append(el("span", `quickest ${quick.value_text} = ${quick.witness}`));
+        li.append(el("span", `best ${best.value_text} = ${best.witness}`));
+      }
+      list.append(li);
+    }
+    d.append(list);
+    parts.push(d);
+  }
+  body.replaceChildren(...parts);
+}
+
+// ---- Tabs ----
+
+function showTab() {
+  const name = (location.hash || "#hand").slice(1);
+  const known = ["hand", "practice", "crib", "rules"].includes(name) ? name : "hand";
+  for (const panel of document.querySelectorAll("[data-panel]")) {
+    panel.hidden = panel.dataset.panel !== known;
+  }
+  for (const link of document.querySelectorAll("nav a")) {
+    if (link.dataset.tab === known) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (known === "crib") refreshCrib();
+}
+
 restore();
+pickerSetup();
 handForm.addEventListener("submit", showPrimes);
-showPrimes();
 claimForm.addEventListener("submit", rule);
+rulesForm.addEventListener("change", () => {
+  saveRules();
+  held = null;
+  showPrimes();
+});
+window.addEventListener("hashchange", showTab);
+window.addEventListener("online", () => online(true));
+window.addEventListener("offline", () => online(false));
+showTab();
+showPrimes();
+startPractice({ ask, el, ruleParams });
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}

@@ -1,0 +1,414 @@
+//! The query, the referee, the table of a rule set and its crib: the
+//! command line's answers over HTTP, and the reading of a request's cards,
+//! house rules and options that every endpoint shares.
+
+use std::collections::BTreeMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use anyhow::Result;
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use clap::{CommandFactory, Parser};
+
+use prime_solve::report::json;
+use prime_solve::{Budget, Hand, Rules, SolveError, Solver, Want, check};
+
+use super::Shared;
+use crate::cli::args::{HandArgs, RuleArgs, StepsArgs, StyleArgs, parse_hand};
+use crate::cli::{fold, hints};
+
+/// The house rules and the hand's options of a request, read by the
+/// command line's own definitions: `faces=rank&powers=1` is `--faces rank
+/// --powers`.
+#[derive(Parser)]
+#[command(name = "request", no_binary_name = true)]
+pub(super) struct Options {
+    #[command(flatten)]
+    pub(super) rules: RuleArgs,
+    #[command(flatten)]
+    hand: HandArgs,
+    #[command(flatten)]
+    pub(super) style: StyleArgs,
+    #[command(flatten)]
+    steps: StepsArgs,
+}
+
+/// A request refused: its status and the one line the command line would
+/// print.
+pub(super) struct Refusal {
+    pub(super) status: StatusCode,
+    pub(super) message: String,
+}
+
+impl Refusal {
+    pub(super) fn bad(message: impl Into<String>) -> Refusal {
+        Refusal {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+
+    /// A library or command-line error in the command line's words, with
+    /// its hint; a refusal for memory is 503, anything else the request's
+    /// fault.
+    pub(super) fn of(err: &anyhow::Error) -> Refusal {
+        let memory = err.chain().any(|e| {
+            e.downcast_ref::<SolveError>()
+                .is_some_and(SolveError::is_memory)
+        });
+        if memory {
+            return Refusal {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: format!(
+                    "{err:#}; use fewer cards or house rules (the limit is this server's, for one request)"
+                ),
+            };
+        }
+        Refusal::bad(format!("{err:#}{}", hints::for_error(err)))
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        #[derive(serde::Serialize)]
+        struct Error {
+            error: String,
+        }
+        let body = serde_json::to_string(&Error {
+            error: self.message,
+        })
+        .unwrap_or_else(|_| "{\"error\":\"\"}".into());
+        json_response(self.status, body + "\n")
+    }
+}
+
+pub(super) fn json_response(status: StatusCode, body: String) -> Response {
+    let mut response = (status, body).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// The options of a request (its house rules, the hand's and the
+/// witnesses'): every parameter but `cards` and those in `skip`.
+pub(super) fn read(params: &BTreeMap<String, String>, skip: &[&str]) -> Result<Options, Refusal> {
+    let command = Options::command();
+    let mut argv: Vec<String> = Vec::new();
+    for (key, value) in params {
+        if key == "cards" || skip.contains(&key.as_str()) {
+            continue;
+        }
+        let Some(arg) = command
+            .get_arguments()
+            .find(|a| a.get_long() == Some(key.as_str()))
+        else {
+            return Err(Refusal::bad(format!(
+                "unknown parameter `{}`",
+                prime_solve::text::excerpt(key)
+            )));
+        };
+        if arg.get_action().takes_values() {
+            argv.push(format!("--{key}={value}"));
+        } else {
+            match value.as_str() {
+                "" | "1" | "true" => argv.push(format!("--{key}")),
+                "0" | "false" => {}
+                _ => {
+                    return Err(Refusal::bad(format!(
+                        "`{key}` is on or off: give {key}=1 or {key}=0"
+                    )));
+                }
+            }
+        }
+    }
+    let options =
+        Options::try_parse_from(argv).map_err(|e| Refusal::bad(fold(&e.render().to_string())))?;
+    Ok(options)
+}
+
+/// The cards a request names: `4,6,8`, `QH+7C+JK`, `4 6 8`.
+fn cards(params: &BTreeMap<String, String>) -> Result<Vec<String>, Refusal> {
+    Ok(params
+        .get("cards")
+        .ok_or_else(|| Refusal::bad("no cards: give cards=4,6,8"))?
+        .split([',', ' ', '+'])
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect())
+}
+
+/// Whether a search may take seconds and gigabytes: five cards or more,
+/// or four under functions or with any prime.
+pub(super) fn heavy(hand: Hand, rules: &Rules) -> bool {
+    hand.len() >= 5
+        || (hand.len() == 4 && (!rules.functions.is_empty() || rules.max_prime.is_none()))
+}
+
+/// Runs `work` off the server's threads, within the request's time limit
+/// and, if `heavy` names the address asking, in one of the places for
+/// heavy searches and counted against that address's share.
+pub(super) async fn solve<T: Send + 'static>(
+    shared: &Shared,
+    heavy: Option<IpAddr>,
+    work: impl FnOnce(Arc<Budget>) -> Result<T, Refusal> + Send + 'static,
+) -> Result<T, Refusal> {
+    let busy = |message: &str| Refusal {
+        status: StatusCode::TOO_MANY_REQUESTS,
+        message: message.into(),
+    };
+    let place = match heavy {
+        None => None,
+        Some(ip) => {
+            if !shared.shares.take(ip) {
+                return Err(busy(
+                    "this address has had its share of large searches for now: try again in a minute, or ask about three cards",
+                ));
+            }
+            Some(Arc::clone(&shared.heavy).try_acquire_owned().map_err(|_| {
+                busy("the server is busy with other large searches: try again shortly")
+            })?)
+        }
+    };
+    let budget = Budget::new(shared.request_memory);
+    let task = tokio::task::spawn_blocking(move || {
+        let answer = work(budget);
+        drop(place);
+        answer
+    });
+    match tokio::time::timeout(shared.time_limit, task).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(_)) => Err(Refusal {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: "the search failed".into(),
+        }),
+        Err(_) => Err(Refusal {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "the search takes longer than this server allows ({} s)",
+                shared.time_limit.as_secs()
+            ),
+        }),
+    }
+}
+
+/// `GET /api/v1/query?cards=...&<rules>`: what `query --format json` prints.
+pub(super) async fn query(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Query(params): Query<BTreeMap<String, String>>,
+) -> Response {
+    respond(answer_query(&shared, peer.ip(), &params).await)
+}
+
+async fn answer_query(
+    shared: &Shared,
+    ip: IpAddr,
+    params: &BTreeMap<String, String>,
+) -> Result<String, Refusal> {
+    let (hand, rules, options) = hand_and_rules(params, &[])?;
+    let style = options.style.style();
+    let steps = options.steps.steps;
+    let heavy = heavy(hand, &rules).then_some(ip);
+    solve(shared, heavy, move |budget| {
+        let run = || -> Result<String> {
+            let solver = Solver::new(rules)?.with_budget(budget);
+            let answer = solver.query(hand, Want::Primes)?;
+            let (primes, _room) = if steps {
+                answer.written_with_steps(style, json::BYTES_PER_PRIME)?
+            } else {
+                answer.written(style, json::BYTES_PER_PRIME)?
+            };
+            Ok(serde_json::to_string_pretty(&json::query(&answer, &primes))? + "\n")
+        };
+        run().map_err(|e| Refusal::of(&e))
+    })
+    .await
+}
+
+/// The house rules of a request that names no cards, and its options.
+pub(super) fn read_rules(params: &BTreeMap<String, String>) -> Result<(Rules, Options), Refusal> {
+    if params.contains_key("cards") {
+        return Err(Refusal::bad(
+            "this path takes no cards: every hand is in the answer",
+        ));
+    }
+    let options = read(params, &[])?;
+    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+    Ok((rules, options))
+}
+
+/// The hand and the house rules of a request, and its options.
+pub(super) fn hand_and_rules(
+    params: &BTreeMap<String, String>,
+    skip: &[&str],
+) -> Result<(Hand, Rules, Options), Refusal> {
+    let cards = cards(params)?;
+    let options = read(params, skip)?;
+    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+    let hand = parse_hand(&cards, rules.faces, &options.hand).map_err(|e| Refusal::of(&e))?;
+    Ok((hand, rules, options))
+}
+
+/// Whether a sweep of every three-card hand may take seconds: under
+/// functions with any prime, or nested functions.
+fn heavy_sweep(rules: &Rules) -> bool {
+    !rules.functions.is_empty() && (rules.max_prime.is_none() || rules.function_depth > 1)
+}
+
+/// `GET /api/v1/table?<rules>`: every three-card hand of the rule set with
+/// each prime it makes and its simplest witness.
+pub(super) async fn table(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Query(params): Query<BTreeMap<String, String>>,
+) -> Response {
+    let answer = async {
+        let (rules, options) = read_rules(&params)?;
+        let style = options.style.style();
+        let steps = options.steps.steps;
+        let heavy = heavy_sweep(&rules).then_some(peer.ip());
+        solve(&shared, heavy, move |budget| {
+            let run = || -> Result<String> {
+                let solver = Solver::new(rules)?.with_budget(budget);
+                let mut hands = Vec::new();
+                for dealt in prime_solve::deal(3, rules.faces).0 {
+                    let answer = solver.query(dealt.hand, Want::Primes)?;
+                    let (primes, _room) = if steps {
+                        answer.written_with_steps(style, json::BYTES_PER_PRIME)?
+                    } else {
+                        answer.written(style, json::BYTES_PER_PRIME)?
+                    };
+                    hands.push(json::TableEntry {
+                        dealt,
+                        primes,
+                        simplest_prime: answer.simplest_prime(),
+                    });
+                }
+                Ok(serde_json::to_string(&json::table(&rules, &hands))? + "\n")
+            };
+            run().map_err(|e| Refusal::of(&e))
+        })
+        .await
+    };
+    respond(answer.await)
+}
+
+/// `GET /api/v1/crib.pdf?<rules>`: the crib sheet `prime-solve crib`
+/// writes, as PDF.
+pub(super) async fn crib_pdf(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Query(params): Query<BTreeMap<String, String>>,
+) -> Response {
+    let answer = async {
+        let mut params = params;
+        let paper = match params.remove("paper").as_deref() {
+            None | Some("a4") => prime_solve::report::crib::Paper::A4,
+            Some("letter") => prime_solve::report::crib::Paper::Letter,
+            Some(_) => return Err(Refusal::bad("paper is a4 or letter")),
+        };
+        let (rules, _) = read_rules(&params)?;
+        solve(
+            &shared,
+            heavy_sweep(&rules).then_some(peer.ip()),
+            move |budget| {
+                let run = || -> Result<String> {
+                    let a = prime_solve::analysis::analyze(rules, 3, &budget, &|_| {})?;
+                    let sheet = prime_solve::report::crib::layout(&a, paper, "prime-solve serve");
+                    Ok(prime_solve::report::pdf::render(&sheet))
+                };
+                run().map_err(|e| Refusal::of(&e))
+            },
+        )
+        .await
+    };
+    match answer.await {
+        Ok(pdf) => {
+            let mut response = (StatusCode::OK, pdf).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/pdf"),
+            );
+            response
+        }
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// `GET /api/v1/check?cards=...&claim=...&<rules>`: what `check --format
+/// json` prints.
+pub(super) async fn check_get(
+    State(shared): State<Arc<Shared>>,
+    Query(params): Query<BTreeMap<String, String>>,
+) -> Response {
+    respond(answer_check(&shared, &params).await)
+}
+
+/// `POST /api/v1/check` with `{"cards": "4 6 8", "claim": "(6*4)/8", ...}`.
+pub(super) async fn check_post(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    match flat(&body) {
+        Ok(params) => respond(answer_check(&shared, &params).await),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+/// A JSON body's parameters as a query's: strings as they are, `true` as
+/// `1`, a list joined by commas (`"functions": ["tri", "sqrt"]`).
+pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
+    let params: BTreeMap<String, serde_json::Value> = serde_json::from_slice(body)
+        .map_err(|e| Refusal::bad(format!("the body is not a JSON object: {e}")))?;
+    let mut flat = BTreeMap::new();
+    for (key, value) in params {
+        let text = match value {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Bool(b) => if b { "1" } else { "0" }.to_string(),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Array(items) => items
+                .iter()
+                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(","),
+            _ => {
+                return Err(Refusal::bad(format!(
+                    "`{}` must be a string, a number or true/false",
+                    prime_solve::text::excerpt(&key)
+                )));
+            }
+        };
+        flat.insert(key, text);
+    }
+    Ok(flat)
+}
+
+pub(super) fn respond(result: Result<String, Refusal>) -> Response {
+    match result {
+        Ok(body) => json_response(StatusCode::OK, body),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+async fn answer_check(
+    shared: &Shared,
+    params: &BTreeMap<String, String>,
+) -> Result<String, Refusal> {
+    let claim = params
+        .get("claim")
+        .cloned()
+        .ok_or_else(|| Refusal::bad("no claim: give claim=(6*4)/8"))?;
+    let (hand, rules, _) = hand_and_rules(params, &["claim"])?;
+    solve(shared, None, move |_| {
+        let verdict = check(hand, &claim, &rules);
+        let object = json::check(hand, &rules, &claim, &verdict, |f| {
+            format!("{f}{}", hints::for_fault(f))
+        });
+        serde_json::to_string_pretty(&object)
+            .map(|text| crate::cli::check::json_escaped(&text) + "\n")
+            .map_err(|e| Refusal::bad(e.to_string()))
+    })
+    .await
+}

@@ -1,0 +1,249 @@
+// The practice drill: ten hands dealt by the server (or the day's ten),
+// a clock, hints, each call ruled and scored by the server as `prime-solve
+// practice` scores it, and the drills' history kept on this device.
+
+// What the page shares with the drill: its API call, its element maker
+// and its house rules (given by app.js, which imports this module).
+let ask, el, ruleParams;
+
+const $ = (id) => document.getElementById(id);
+const HISTORY_KEY = "prime-time-history";
+const ROUNDS = 10;
+
+let drill = null;
+let ticking = null;
+
+/** Today's date where the player is, as the server takes it. */
+function today() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function show(part) {
+  $("drill-start").hidden = part !== "start";
+  $("drill").hidden = part !== "drill";
+  $("drill-end").hidden = part !== "end";
+}
+
+function fail(err) {
+  show("start");
+  $("drill-start").append(el("p", err.message, "bad"));
+}
+
+async function begin(daily) {
+  for (const old of $("drill-start").querySelectorAll(".bad")) old.remove();
+  drill = { daily, date: today(), deals: [], rounds: [], ruleSet: "" };
+  try {
+    if (daily) {
+      const p = ruleParams();
+      p.set("date", drill.date);
+      const d = await ask(`/api/v1/daily?${p}`);
+      drill.deals = d.deals;
+      drill.ruleSet = d.rule_set;
+    }
+    await deal();
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** The next hand: from the day's list, or a fresh deal. */
+async function deal() {
+  const i = drill.rounds.length;
+  if (!drill.daily) {
+    const d = await ask(`/api/v1/deal?${ruleParams()}`);
+    drill.deals.push(d);
+    drill.ruleSet = d.rule_set;
+  }
+  const hand = drill.deals[i];
+  drill.hand = hand;
+  drill.hints = 0;
+  show("drill");
+  $("drill-head").textContent = `${drill.daily ? `Today's ten, ${drill.date}` : "Ten hands"} · hand ${i + 1} of ${ROUNDS} · ${drill.ruleSet}`;
+  const cards = $("drill-cards");
+  cards.replaceChildren(
+    ...hand.cards.map((c, k) => {
+      const card = el("span", undefined, /[♥♦]/.test(c) ? "card red" : "card");
+      card.append(el("span", c, "face"));
+      if (String(hand.values[k]) !== c.replace(/[♠♥♣♦]/, "")) card.append(el("span", String(hand.values[k]), "counts"));
+      return card;
+    }),
+  );
+  cards.setAttribute("aria-label", `The cards: ${hand.cards.join(", ")}`);
+  $("hint-text").textContent = "";
+  $("ruling").replaceChildren();
+  $("next").hidden = true;
+  $("call-form").hidden = false;
+  $("call").value = "";
+  $("call").focus();
+  drill.started = performance.now();
+  clearInterval(ticking);
+  ticking = setInterval(tick, 100);
+  tick();
+}
+
+function tick() {
+  $("clock").textContent = `${((performance.now() - drill.started) / 1000).toFixed(1)} s`;
+}
+
+function hint() {
+  const hints = drill.hand.hints;
+  const k = drill.hints;
+  $("hint-text").textContent =
+    hints.length === 0
+      ? "Hint: this hand makes no prime; pass."
+      : k < hints.length
+        ? `Hint: this hand makes ${hints[k]}.`
+        : "Hint: no more primes to hint at.";
+  drill.hints = k + 1;
+  $("call").focus();
+}
+
+async function answer(claim) {
+  const ms = Math.round(performance.now() - drill.started);
+  clearInterval(ticking);
+  tick();
+  $("call-form").hidden = true;
+  const body = { ...Object.fromEntries(ruleParams()), cards: drill.hand.tokens.join(" "), claim, ms, hints: drill.hints };
+  let r;
+  try {
+    r = await ask("/api/v1/practice", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  } catch (err) {
+    $("ruling").replaceChildren(el("p", err.message, "bad"));
+    $("call-form").hidden = false;
+    return;
+  }
+  const valid = r.verdict?.valid === true;
+  drill.rounds.push({ valid, score: r.score, ms, passed: !r.verdict });
+  const parts = [];
+  if (!r.verdict) parts.push(el("p", "Passed.", "note"));
+  else if (valid) parts.push(el("p", `Valid: ${r.verdict.claim} = ${r.verdict.value_text}. ${r.score} points.`, "good"));
+  else parts.push(el("p", `Invalid: ${r.verdict.fault}`, "bad"));
+  const missed = r.primes.filter((p) => r.missed.map(String).includes(p.value_text));
+  if (r.primes.length === 0) parts.push(el("p", "This hand makes no prime.", "note"));
+  else if (missed.length > 0) {
+    parts.push(el("p", valid ? "It also makes:" : "It makes:", "note"));
+    const list = el("ul", undefined, "primes");
+    for (const p of missed) {
+      const li = el("li");
+      li.append(el("span", p.value_text, "prime"), document.createTextNode(`= ${p.witness}`));
+      list.append(li);
+    }
+    parts.push(list);
+  }
+  $("ruling").replaceChildren(...parts);
+  const next = $("next");
+  next.textContent = drill.rounds.length < ROUNDS ? "Next hand" : "See the result";
+  next.hidden = false;
+  next.focus();
+}
+
+function median(xs) {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : Math.round((s[m - 1] + s[m]) / 2);
+}
+
+/** The drill's result as text to share: the marks of each hand, never
+ * the hands themselves. */
+function shareText(entry) {
+  const marks = entry.marks.map((m) => (m === "valid" ? "🟩" : m === "pass" ? "⬜" : "🟥")).join("");
+  return `Prime Time, today's ten ${entry.date} (${entry.ruleSet})\n${marks} ${entry.correct}/${entry.rounds} · ${entry.score} points`;
+}
+
+function finish() {
+  const rounds = drill.rounds;
+  const correct = rounds.filter((r) => r.valid).length;
+  const score = rounds.reduce((sum, r) => sum + r.score, 0);
+  const mid = median(rounds.filter((r) => r.valid).map((r) => r.ms));
+  const entry = {
+    when: new Date().toISOString(),
+    daily: drill.daily,
+    date: drill.date,
+    ruleSet: drill.ruleSet,
+    rounds: rounds.length,
+    correct,
+    score,
+    medianMs: mid,
+    marks: rounds.map((r) => (r.valid ? "valid" : r.passed ? "pass" : "wrong")),
+  };
+  const history = loadHistory();
+  history.unshift(entry);
+  localStorage.setItem(HISTORY_KEY, JSON.stringify(history.slice(0, 50)));
+  drawHistory();
+  const end = $("drill-end");
+  const parts = [
+    el("h2", drill.daily ? `Today's ten, ${drill.date}` : "Ten hands"),
+    el("p", `${correct} of ${rounds.length} called · ${score} points${mid === null ? "" : ` · median ${(mid / 1000).toFixed(1)} s a call`}`, "result"),
+  ];
+  if (drill.daily) {
+    const text = shareText(entry);
+    parts.push(el("pre", text, "share"));
+    const share = el("button", "Share the result");
+    share.type = "button";
+    share.id = "share";
+    share.addEventListener("click", async () => {
+      try {
+        if (navigator.share) await navigator.share({ text });
+        else await navigator.clipboard.writeText(text);
+        share.textContent = navigator.share ? "Shared" : "Copied";
+      } catch (err) {
+        share.textContent = "Select the text above to copy it";
+      }
+    });
+    parts.push(share);
+  }
+  const again = el("button", "Practise again", "second");
+  again.type = "button";
+  again.addEventListener("click", () => show("start"));
+  parts.push(again);
+  end.replaceChildren(...parts);
+  show("end");
+}
+
+function loadHistory() {
+  try {
+    const h = JSON.parse(localStorage.getItem(HISTORY_KEY) || "[]");
+    return Array.isArray(h) ? h : [];
+  } catch (err) {
+    return [];
+  }
+}
+
+function drawHistory() {
+  const list = $("history");
+  const history = loadHistory();
+  if (history.length === 0) {
+    list.replaceChildren(el("li", "None yet: your drills are kept on this device.", "note"));
+    return;
+  }
+  list.replaceChildren(
+    ...history.slice(0, 20).map((h) =>
+      el("li", `${h.date} · ${h.daily ? "today's ten" : "ten hands"} · ${h.ruleSet} · ${h.correct}/${h.rounds} · ${h.score} points`),
+    ),
+  );
+}
+
+export function startPractice(page) {
+  ({ ask, el, ruleParams } = page);
+  $("start-drill").addEventListener("click", () => begin(false));
+  $("start-daily").addEventListener("click", () => begin(true));
+  $("call-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const claim = $("call").value.trim();
+    if (claim === "?") {
+      $("call").value = "";
+      hint();
+    } else if (claim !== "") answer(claim);
+  });
+  $("hint").addEventListener("click", hint);
+  $("pass").addEventListener("click", () => answer(""));
+  $("next").addEventListener("click", () => {
+    if (drill.rounds.length < ROUNDS) deal().catch(fail);
+    else finish();
+  });
+  drawHistory();
+  show("start");
+}
