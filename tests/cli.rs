@@ -764,6 +764,7 @@ fn query_values_are_the_full_tables_values_in_text_and_json() {
             "primes",
             "highest_prime",
             "highest_prime_text",
+            "simplest_prime",
             "pruned",
             "values"
         ]

@@ -62,8 +62,14 @@ fn is_random_seed(line: &str, start: usize, end: usize) -> bool {
     let word = &line[start..end];
     let before = &line[..start];
     let after = &line[end..];
-    if word == "seeded" || before.ends_with("--") || before.ends_with('`') {
-        // `seeded`, `--seed`, a field named `seed`.
+    if word == "seeded"
+        || before.ends_with("--")
+        || [b'`', b'&', b'?', b'"']
+            .iter()
+            .any(|&c| before.ends_with(c as char))
+    {
+        // `seeded`, `--seed`, a field or a parameter named `seed`
+        // (`"seed":`, `?seed=5`, `&seed=S`).
         return true;
     }
     let mut next = after.chars();
@@ -84,7 +90,7 @@ fn is_random_seed(line: &str, start: usize, end: usize) -> bool {
         // A fuzzing corpus's folder, or the verb.
         return true;
     }
-    ["same ", "a ", "random ", "run's ", "its "]
+    ["same ", "a ", "random ", "run's ", "its ", "their "]
         .iter()
         .any(|p| before.ends_with(p))
 }

@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Transcripts not replayed, by the start of their command line, and why.
-const SKIPPED: [(&str, &str); 3] = [
+const SKIPPED: [(&str, &str); 4] = [
+    (
+        "prime-solve serve --lan",
+        "a server that runs until it is stopped, on this machine's network (tests/serve.rs starts it)",
+    ),
     (
         "prime-solve practice --seed 4 --rounds 3 --time-limit 30",
         "a live terminal session (tests/tmux.rs drives it)",
