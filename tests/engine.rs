@@ -1025,3 +1025,39 @@ fn value_sets_after_a_refusal_start_clean() {
         }
     }
 }
+
+/// A solver made `like` another, as a server makes one per request on a
+/// rule set's kept set-up, answers every hand as a new one does: the same
+/// primes, witnesses and counts, several hands in a row on one set-up, and
+/// its own budget refuses what does not fit.
+#[test]
+fn a_solver_like_another_answers_as_a_new_one() {
+    use prime_solve::{Budget, Want};
+    let rich = Rules {
+        faces: Faces::Rank,
+        powers: true,
+        juxtapose: true,
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    for rules in [Rules::default(), rich] {
+        let set_up = Solver::new(rules).unwrap();
+        for k in [3, 4] {
+            for h in all_hands(rules.faces, k).into_iter().step_by(23) {
+                let fresh = Solver::new(rules).unwrap();
+                let want = fresh.query(h, Want::Primes).unwrap();
+                let like = set_up.like(Budget::unlimited());
+                let got = like.query(h, Want::Primes).unwrap();
+                assert_eq!(got.primes(), want.primes(), "{h}");
+                assert_eq!(got.pruned(), want.pruned(), "{h}");
+                assert_eq!(got.simplest_prime(), want.simplest_prime(), "{h}");
+                for p in want.primes() {
+                    assert_eq!(got.witness(p), want.witness(p), "{h} {p}");
+                }
+            }
+        }
+    }
+    let tight = Solver::new(rich).unwrap().like(Budget::new(1 << 10));
+    let six = Hand::from_values(&[3, 5, 7, 9, 11, 13]);
+    assert!(tight.query(six, Want::Primes).is_err());
+}

@@ -287,6 +287,38 @@ impl Solver {
         self.functions.is_empty() && !self.rules.powers && self.rules.max_value == u64::MAX
     }
 
+    /// A solver for the same rules and settings, charged to `budget`, with
+    /// tables of its own (none yet): what [`Solver::new`] works out once
+    /// for a rule set (the targeted search) is shared, not worked out
+    /// again, so a server answering many hands of one rule set, each
+    /// with its own budget, sets the rule set up once.
+    ///
+    /// ```
+    /// use prime_solve::{Budget, Hand, Rules, Solver, Want};
+    ///
+    /// let set_up = Solver::new(Rules::default())?;
+    /// let one = set_up.like(Budget::new(64 << 20));
+    /// let answer = one.query(Hand::from_values(&[4, 6, 8]), Want::Primes)?;
+    /// assert_eq!(answer.primes(), vec![2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn like(&self, budget: Arc<Budget>) -> Solver {
+        Solver {
+            rules: self.rules,
+            limit: self.limit,
+            ops: self.ops.clone(),
+            functions: self.functions.clone(),
+            shared: FxHashMap::default(),
+            restricted: FxHashMap::default(),
+            restricted2: FxHashMap::default(),
+            search: self.search.clone(),
+            two_short: std::sync::Mutex::new(None),
+            two_levels: self.two_levels,
+            tally: self.tally,
+            budget,
+        }
+    }
+
     /// Charges this solver's tables to `budget` instead of the process's.
     pub fn with_budget(self, budget: Arc<Budget>) -> Solver {
         Solver { budget, ..self }

@@ -2,9 +2,9 @@
 //! command line's answers over HTTP, and the reading of a request's cards,
 //! house rules and options that every endpoint shares.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::Result;
 use axum::body::Bytes;
@@ -142,28 +142,98 @@ fn cards(params: &BTreeMap<String, String>) -> Result<Vec<String>, Refusal> {
         .collect())
 }
 
-/// Whether a search may take seconds and gigabytes: five cards or more,
-/// or four under functions or with any prime.
-pub(super) fn heavy(hand: Hand, rules: &Rules) -> bool {
-    hand.len() >= 5
-        || (hand.len() == 4 && (!rules.functions.is_empty() || rules.max_prime.is_none()))
+/// How much a request may cost, and so where it runs.
+#[derive(Clone, Copy)]
+pub(super) enum Weight {
+    /// A hand of three cards or fewer (at most milliseconds under any
+    /// rules), or the referee: answered on the server's own threads.
+    Tiny,
+    /// A sweep of every three-card hand, or four cards under + − × ÷ and a
+    /// ceiling: off the server's threads.
+    Light,
+    /// A search that may take seconds and gigabytes (five cards or more,
+    /// or four under functions or with any prime): off the server's
+    /// threads, in one of the places for heavy searches, counted against
+    /// the share of the address that asks.
+    Heavy(IpAddr),
 }
 
-/// Runs `work` off the server's threads, within the request's time limit
-/// and, if `heavy` names the address asking, in one of the places for
-/// heavy searches and counted against that address's share.
+/// The weight of a search of `k` cards under `rules`, asked by `ip`.
+pub(super) fn weigh(k: usize, rules: &Rules, ip: IpAddr) -> Weight {
+    if k >= 5 || (k == 4 && (!rules.functions.is_empty() || rules.max_prime.is_none())) {
+        Weight::Heavy(ip)
+    } else if k <= 3 {
+        Weight::Tiny
+    } else {
+        Weight::Light
+    }
+}
+
+/// The solvers set up for the rule sets asked about (the set-up of a rule
+/// set is worked out once; each request gets its own tables and budget),
+/// at most [`SOLVERS`] of them: past that the cache starts again, so
+/// requests for ever new ceilings cannot grow it.
+#[derive(Default)]
+pub(super) struct Solvers(Mutex<HashMap<Rules, Arc<Solver>>>);
+
+/// The most rule sets whose set-up is kept.
+const SOLVERS: usize = 64;
+
+impl Solvers {
+    fn get(&self, rules: Rules, budget: Arc<Budget>) -> Result<Solver, prime_solve::RulesError> {
+        let held = {
+            let map = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            map.get(&rules).cloned()
+        };
+        let set_up = match held {
+            Some(s) => s,
+            None => {
+                let s = Arc::new(Solver::new(rules)?);
+                let mut map = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+                if map.len() >= SOLVERS {
+                    map.clear();
+                }
+                map.insert(rules, Arc::clone(&s));
+                s
+            }
+        };
+        Ok(set_up.like(budget))
+    }
+}
+
+/// What a request's work is given: its budget, and solvers charged to it.
+pub(super) struct Job {
+    pub(super) budget: Arc<Budget>,
+    solvers: Arc<Solvers>,
+}
+
+impl Job {
+    /// A solver for `rules`, charged to the request's budget.
+    pub(super) fn solver(&self, rules: Rules) -> Result<Solver, prime_solve::RulesError> {
+        self.solvers.get(rules, Arc::clone(&self.budget))
+    }
+}
+
+/// Runs `work` within the request's budget and time limit: a tiny one at
+/// once, others off the server's threads, a heavy one in one of the places
+/// for heavy searches and counted against its address's share.
 pub(super) async fn solve<T: Send + 'static>(
     shared: &Shared,
-    heavy: Option<IpAddr>,
-    work: impl FnOnce(Arc<Budget>) -> Result<T, Refusal> + Send + 'static,
+    weight: Weight,
+    work: impl FnOnce(Job) -> Result<T, Refusal> + Send + 'static,
 ) -> Result<T, Refusal> {
     let busy = |message: &str| Refusal {
         status: StatusCode::TOO_MANY_REQUESTS,
         message: message.into(),
     };
-    let place = match heavy {
-        None => None,
-        Some(ip) => {
+    let job = Job {
+        budget: Budget::new(shared.request_memory),
+        solvers: Arc::clone(&shared.solvers),
+    };
+    let place = match weight {
+        Weight::Tiny => return work(job),
+        Weight::Light => None,
+        Weight::Heavy(ip) => {
             if !shared.shares.take(ip) {
                 return Err(busy(
                     "this address has had its share of large searches for now: try again in a minute, or ask about three cards",
@@ -174,9 +244,8 @@ pub(super) async fn solve<T: Send + 'static>(
             })?)
         }
     };
-    let budget = Budget::new(shared.request_memory);
     let task = tokio::task::spawn_blocking(move || {
-        let answer = work(budget);
+        let answer = work(job);
         drop(place);
         answer
     });
@@ -213,10 +282,9 @@ async fn answer_query(
     let (hand, rules, options) = hand_and_rules(params, &[])?;
     let style = options.style.style();
     let steps = options.steps.steps;
-    let heavy = heavy(hand, &rules).then_some(ip);
-    solve(shared, heavy, move |budget| {
+    solve(shared, weigh(hand.len(), &rules, ip), move |job| {
         let run = || -> Result<String> {
-            let solver = Solver::new(rules)?.with_budget(budget);
+            let solver = job.solver(rules)?;
             let answer = solver.query(hand, Want::Primes)?;
             let (primes, _room) = if steps {
                 answer.written_with_steps(style, json::BYTES_PER_PRIME)?
@@ -254,10 +322,14 @@ pub(super) fn hand_and_rules(
     Ok((hand, rules, options))
 }
 
-/// Whether a sweep of every three-card hand may take seconds: under
-/// functions with any prime, or nested functions.
-fn heavy_sweep(rules: &Rules) -> bool {
-    !rules.functions.is_empty() && (rules.max_prime.is_none() || rules.function_depth > 1)
+/// The weight of a sweep of every three-card hand: heavy under functions
+/// with any prime, or nested functions (seconds), else light.
+fn sweep_weight(rules: &Rules, ip: IpAddr) -> Weight {
+    if !rules.functions.is_empty() && (rules.max_prime.is_none() || rules.function_depth > 1) {
+        Weight::Heavy(ip)
+    } else {
+        Weight::Light
+    }
 }
 
 /// `GET /api/v1/table?<rules>`: every three-card hand of the rule set with
@@ -271,10 +343,10 @@ pub(super) async fn table(
         let (rules, options) = read_rules(&params)?;
         let style = options.style.style();
         let steps = options.steps.steps;
-        let heavy = heavy_sweep(&rules).then_some(peer.ip());
-        solve(&shared, heavy, move |budget| {
+        let weight = sweep_weight(&rules, peer.ip());
+        solve(&shared, weight, move |job| {
             let run = || -> Result<String> {
-                let solver = Solver::new(rules)?.with_budget(budget);
+                let solver = job.solver(rules)?;
                 let mut hands = Vec::new();
                 for dealt in prime_solve::deal(3, rules.faces).0 {
                     let answer = solver.query(dealt.hand, Want::Primes)?;
@@ -313,18 +385,14 @@ pub(super) async fn crib_pdf(
             Some(_) => return Err(Refusal::bad("paper is a4 or letter")),
         };
         let (rules, _) = read_rules(&params)?;
-        solve(
-            &shared,
-            heavy_sweep(&rules).then_some(peer.ip()),
-            move |budget| {
-                let run = || -> Result<String> {
-                    let a = prime_solve::analysis::analyze(rules, 3, &budget, &|_| {})?;
-                    let sheet = prime_solve::report::crib::layout(&a, paper, "prime-solve serve");
-                    Ok(prime_solve::report::pdf::render(&sheet))
-                };
-                run().map_err(|e| Refusal::of(&e))
-            },
-        )
+        solve(&shared, sweep_weight(&rules, peer.ip()), move |job| {
+            let run = || -> Result<String> {
+                let a = prime_solve::analysis::analyze(rules, 3, &job.budget, &|_| {})?;
+                let sheet = prime_solve::report::crib::layout(&a, paper, "prime-solve serve");
+                Ok(prime_solve::report::pdf::render(&sheet))
+            };
+            run().map_err(|e| Refusal::of(&e))
+        })
         .await
     };
     match answer.await {
@@ -401,7 +469,7 @@ async fn answer_check(
         .cloned()
         .ok_or_else(|| Refusal::bad("no claim: give claim=(6*4)/8"))?;
     let (hand, rules, _) = hand_and_rules(params, &["claim"])?;
-    solve(shared, None, move |_| {
+    solve(shared, Weight::Tiny, move |_| {
         let verdict = check(hand, &claim, &rules);
         let object = json::check(hand, &rules, &claim, &verdict, |f| {
             format!("{f}{}", hints::for_fault(f))

@@ -79,6 +79,7 @@ pub(crate) struct Shared {
     time_limit: Duration,
     heavy: Arc<Semaphore>,
     shares: limit::Shares,
+    solvers: Arc<api::Solvers>,
 }
 
 /// Serves until Ctrl-C or SIGTERM, then lets the requests in flight finish.
@@ -88,6 +89,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
         time_limit: Duration::from_secs(args.time_limit),
         heavy: Arc::new(Semaphore::new(usize::try_from(args.heavy).unwrap_or(1))),
         shares: limit::Shares::new(args.heavy_per_minute),
+        solvers: Arc::default(),
     });
     let addr = if args.lan {
         SocketAddr::from(([0, 0, 0, 0], args.addr.port()))

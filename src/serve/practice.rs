@@ -19,7 +19,7 @@ use prime_solve::report::json;
 use prime_solve::{Card, Hand, Rng, Rules, Solver, Style};
 
 use super::Shared;
-use super::api::{Options, Refusal, flat, hand_and_rules, read, respond, solve};
+use super::api::{Options, Refusal, Weight, flat, hand_and_rules, read, respond, solve, weigh};
 use crate::cli::hints;
 
 /// Hands in a day's deal.
@@ -112,11 +112,6 @@ fn rules_of(params: &BTreeMap<String, String>, own: &[&str]) -> Result<(Rules, O
     Ok((rules, options))
 }
 
-/// Whether a drill of `k` cards under `rules` is a heavy search.
-fn heavy(k: usize, rules: &Rules) -> bool {
-    k >= 5 || (k == 4 && (!rules.functions.is_empty() || rules.max_prime.is_none()))
-}
-
 /// `GET /api/v1/deal?n=3&seed=S&<rules>`: a hand as the pack deals it
 /// (the same seed deals the same hand; none, a fresh one).
 pub(super) async fn deal(
@@ -137,23 +132,19 @@ pub(super) async fn deal(
             Some(Err(_)) => return Err(Refusal::bad("seed is a whole number, 0 or more")),
         };
         let style = options.style.style();
-        solve(
-            &shared,
-            heavy(k, &rules).then_some(peer.ip()),
-            move |budget| {
-                let run = || -> Result<String> {
-                    let solver = Solver::new(rules)?.with_budget(budget);
-                    let deal = dealt(&solver, k, &mut Rng::new(seed), style)?;
-                    Ok(serde_json::to_string(&OneJson {
-                        schema: json::SCHEMA,
-                        seed,
-                        rule_set: rules.name(),
-                        deal,
-                    })? + "\n")
-                };
-                run().map_err(|e| Refusal::of(&e))
-            },
-        )
+        solve(&shared, weigh(k, &rules, peer.ip()), move |job| {
+            let run = || -> Result<String> {
+                let solver = job.solver(rules)?;
+                let deal = dealt(&solver, k, &mut Rng::new(seed), style)?;
+                Ok(serde_json::to_string(&OneJson {
+                    schema: json::SCHEMA,
+                    seed,
+                    rule_set: rules.name(),
+                    deal,
+                })? + "\n")
+            };
+            run().map_err(|e| Refusal::of(&e))
+        })
         .await
     };
     respond(answer.await)
@@ -186,9 +177,9 @@ pub(super) async fn daily(
         })?;
         let date = date.clone();
         let style = options.style.style();
-        solve(&shared, None, move |budget| {
+        solve(&shared, Weight::Light, move |job| {
             let run = || -> Result<String> {
-                let solver = Solver::new(rules)?.with_budget(budget);
+                let solver = job.solver(rules)?;
                 let mut rng = Rng::new(seed);
                 let deals = (0..DAILY)
                     .map(|_| dealt(&solver, 3, &mut rng, style))
@@ -265,10 +256,9 @@ pub(super) async fn round(
         let (hand, rules, options) = hand_and_rules(&params, &["claim", "ms", "hints"])?;
         let cards = shown_cards(&params, hand);
         let style = options.style.style();
-        let heavy = super::api::heavy(hand, &rules).then_some(peer.ip());
-        solve(&shared, heavy, move |budget| {
+        solve(&shared, weigh(hand.len(), &rules, peer.ip()), move |job| {
             let run = || -> Result<String> {
-                let solver = Solver::new(rules)?.with_budget(budget);
+                let solver = job.solver(rules)?;
                 let answers = Answers::of(&solver, hand)?;
                 let reply = if claim.trim().is_empty() {
                     Reply::Pass
