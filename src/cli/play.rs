@@ -272,7 +272,7 @@ impl Table<'_> {
             turns,
             winner: winner.map(|w| self.name(w)),
             held: self.held(),
-            you: Record::of(&self.live.tally),
+            you: Record::of(self.live.tally(0)),
         }
     }
 
@@ -283,7 +283,7 @@ impl Table<'_> {
         if self.max_turns.is_some_and(|m| turns >= m) {
             return Some("turns");
         }
-        if self.live.person_out() && self.live.game.stock().is_none() {
+        if self.live.people_out() && self.live.game.stock().is_none() {
             self.live.play_on(5_000);
             return Some("out");
         }
@@ -555,10 +555,11 @@ fn scripted(
             let ms = line.ms.min(u64::from(u32::MAX)) as u32;
             // A reply after the combination closed is not made.
             if ms <= table.live.closes_at(&round) {
-                match &line.claim {
-                    Some(claim) => table.live.call(&mut round, ms, claim),
-                    None => table.live.pass(&mut round, ms),
-                }
+                // The person waits (checked above): the reply is taken.
+                let _ = match &line.claim {
+                    Some(claim) => table.live.call(&mut round, 0, ms, claim),
+                    None => table.live.pass(&mut round, 0, ms),
+                };
             }
         }
         let done = table.live.finish(&round);

@@ -224,7 +224,7 @@ pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
                 break;
             }
             let said: Vec<String> = round
-                .calls_until(table.live.person, now)
+                .calls_until(now)
                 .iter()
                 .flat_map(|c| table.call_events(&round, c))
                 .map(|e| say(&e))
@@ -246,9 +246,10 @@ pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
                 Act::Line(text) if round.waiting() => {
                     let text = text.trim();
                     if text.is_empty() || text.eq_ignore_ascii_case("pass") {
-                        table.live.pass(&mut round, now);
+                        // Only while the person waits: it is taken.
+                        let _ = table.live.pass(&mut round, 0, now);
                     } else {
-                        table.live.call(&mut round, now, text);
+                        let _ = table.live.call(&mut round, 0, now, text);
                     }
                 }
                 _ => {}
@@ -299,7 +300,7 @@ pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
 
 fn called_validly(round: &Round) -> bool {
     matches!(
-        &round.person,
+        round.person(0).unwrap_or(&prime_solve::game::Person::Out),
         prime_solve::game::Person::Called { ruling: Ok(_), .. }
     )
 }
