@@ -43,6 +43,7 @@ mod referee;
 #[cfg(feature = "report")]
 pub mod report;
 mod rng;
+pub mod room;
 mod rules;
 mod stats;
 mod style;

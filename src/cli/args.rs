@@ -139,6 +139,13 @@ pub(crate) struct ServeArgs {
     /// the phones at the table.
     #[arg(long)]
     pub(crate) lan: bool,
+    /// Append each finished game of the rooms to FILE, one JSON line a
+    /// game, written whole and synced.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) record: Option<std::path::PathBuf>,
+    /// The most game rooms open at once.
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub(crate) max_rooms: u64,
 }
 
 #[derive(Args)]

@@ -160,7 +160,7 @@ pub struct Board {
 /// halves, so that calls can come from anywhere between them (the models
 /// in `step`, a person at the keyboard in `live`): `show` turns it up and
 /// `settle` applies how it ended.
-pub trait Game {
+pub trait Game: Send {
     /// Turns up the next combination (or shows again the one re-turned
     /// after a tie or a buried hand); `None` once the game is over.
     fn show(&mut self, rng: &mut Rng) -> Option<Shown>;

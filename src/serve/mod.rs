@@ -10,12 +10,14 @@
 //! - `api`: the query, the referee, the table and the crib;
 //! - `practice`: deals, the daily deal and a drill's rounds;
 //! - `limit`: each address's share of heavy searches;
-//! - `lan`: this machine's address on the local network, as a QR code.
+//! - `lan`: this machine's address on the local network, as a QR code;
+//! - `rooms`: game rooms, each player's phone a seat.
 
 mod api;
 mod lan;
 mod limit;
 mod practice;
+mod rooms;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -44,6 +46,8 @@ const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const PRACTICE: &str = include_str!("page/practice.js");
 const STYLE: &str = include_str!("page/style.css");
+const ROOM_PAGE: &str = include_str!("page/room.html");
+const ROOM_SCRIPT: &str = include_str!("page/room.js");
 const WORKER: &str = include_str!("page/sw.js");
 const MANIFEST: &str = include_str!("page/manifest.json");
 const ICON: &str = include_str!("page/icon.svg");
@@ -80,6 +84,10 @@ pub(crate) struct Shared {
     heavy: Arc<Semaphore>,
     shares: limit::Shares,
     solvers: Arc<api::Solvers>,
+    rooms: Arc<rooms::Rooms>,
+    /// The address phones on the network reach this server at
+    /// (`--lan`), for the rooms' QR codes.
+    lan: Option<String>,
 }
 
 /// Serves until Ctrl-C or SIGTERM, then lets the requests in flight finish.
@@ -90,6 +98,11 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
         heavy: Arc::new(Semaphore::new(usize::try_from(args.heavy).unwrap_or(1))),
         shares: limit::Shares::new(args.heavy_per_minute),
         solvers: Arc::default(),
+        rooms: Arc::new(rooms::Rooms::new(
+            usize::try_from(args.max_rooms).unwrap_or(usize::MAX),
+            args.record.clone(),
+        )),
+        lan: None,
     });
     let addr = if args.lan {
         SocketAddr::from(([0, 0, 0, 0], args.addr.port()))
@@ -143,6 +156,22 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/v1/deal", get(practice::deal))
         .route("/api/v1/daily", get(practice::daily))
         .route("/api/v1/practice", post(practice::round))
+        .route("/api/v1/rooms", post(rooms::create))
+        .route("/api/v1/rooms/{code}/join", post(rooms::join))
+        .route("/api/v1/rooms/{code}/ws", get(rooms::socket))
+        .route("/api/v1/rooms/{code}/qr.svg", get(rooms::qr))
+        .route(
+            "/room/{code}",
+            get(|| async { asset(ROOM_PAGE, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/room/{code}/table",
+            get(|| async { asset(ROOM_PAGE, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/room.js",
+            get(|| async { asset(ROOM_SCRIPT, "text/javascript; charset=utf-8") }),
+        )
         .fallback(|| async {
             Refusal {
                 status: StatusCode::NOT_FOUND,

@@ -1,0 +1,616 @@
+//! Game rooms: every player's phone a seat, the server dealing, timing and
+//! refereeing (`docs/protocol.md`). A room is a task of its own
+//! (`room.rs`); this file keeps the list of rooms and answers the
+//! requests that create one, take a seat, and connect a seat's WebSocket,
+//! with the limits that keep strangers out and the server up.
+//!
+//! - `room`: one room's life, lobby to rematch;
+//! - `secret`: seat tokens and room codes.
+
+mod room;
+pub(crate) mod secret;
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use tokio::sync::{mpsc, oneshot};
+
+use prime_solve::game::{CallBook, Endgame, Model};
+use prime_solve::room::{MAX_MESSAGE, decode};
+use prime_solve::{Budget, Rules};
+
+use super::Shared;
+use super::api::{Refusal, flat, json_response, read};
+use super::limit::Shares;
+use room::{Command, JoinError, Room, Settings};
+use secret::Token;
+
+/// Messages a second a connection may send, and the burst it may save up.
+const PER_SECOND: f64 = 25.0;
+const BURST: f64 = 50.0;
+/// Faults (unreadable, too many, not allowed now) after which a
+/// connection is closed.
+const MAX_FAULTS: u32 = 10;
+/// Open connections one address may hold.
+const PER_ADDRESS: usize = 64;
+/// The longest name a player may give, in characters.
+const MAX_NAME: usize = 24;
+/// Rule sets whose call books are kept.
+const BOOKS: usize = 16;
+
+/// Every room, and what the rooms share.
+pub(crate) struct Rooms {
+    map: Mutex<HashMap<String, mpsc::Sender<Command>>>,
+    max_rooms: usize,
+    /// Each address's share of failed joins and connections (a wrong
+    /// code or token): codes cannot be tried one after another.
+    failures: Shares,
+    open: Mutex<HashMap<IpAddr, usize>>,
+    books: Mutex<HashMap<(Rules, usize), Arc<CallBook>>>,
+    record: Option<PathBuf>,
+    writing: tokio::sync::Mutex<()>,
+}
+
+impl Rooms {
+    pub(crate) fn new(max_rooms: usize, record: Option<PathBuf>) -> Rooms {
+        Rooms {
+            map: Mutex::new(HashMap::new()),
+            max_rooms,
+            failures: Shares::new(20),
+            open: Mutex::new(HashMap::new()),
+            books: Mutex::new(HashMap::new()),
+            record,
+            writing: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    fn get(&self, code: &str) -> Option<mpsc::Sender<Command>> {
+        self.map
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(code)
+            .cloned()
+    }
+
+    fn remove(&self, code: &str) {
+        self.map
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(code);
+    }
+
+    /// The call book of a table of `seats` under `rules`: every hand the
+    /// table can show with its primes, worked out once (off the server's
+    /// threads) and kept for the next room.
+    async fn book(&self, rules: Rules, seats: usize) -> Result<Arc<CallBook>, String> {
+        let held = self
+            .books
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(rules, seats))
+            .cloned();
+        if let Some(book) = held {
+            return Ok(book);
+        }
+        let sizes: Vec<usize> = if seats == 2 {
+            vec![3]
+        } else {
+            (2..=seats).collect()
+        };
+        let built = tokio::task::spawn_blocking(move || {
+            CallBook::new(rules, &sizes, &Budget::new(2 << 30))
+        })
+        .await
+        .map_err(|_| "the table's hands could not be worked out".to_string())?
+        .map_err(|e| format!("the table's hands could not be worked out: {e}"))?;
+        let book = Arc::new(built);
+        let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
+        if books.len() >= BOOKS {
+            books.clear();
+        }
+        books.insert((rules, seats), Arc::clone(&book));
+        Ok(book)
+    }
+
+    /// Appends a finished game to the record, one line written whole and
+    /// synced, so that a crash loses no finished game.
+    async fn record(&self, over: &serde_json::Value, code: &str, settings: &Settings) {
+        let Some(path) = self.record.clone() else {
+            return;
+        };
+        let line = json!({
+            "code": code,
+            "finished": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            "rule_set": settings.rules.name(),
+            "seats": settings.seats,
+            "bots": settings.bots.iter().map(|m| m.name.to_string()).collect::<Vec<_>>(),
+            "endgame": settings.endgame.name(),
+            "game": over,
+        })
+        .to_string()
+            + "\n";
+        let _guard = self.writing.lock().await;
+        let _ = tokio::task::spawn_blocking(move || append(&path, line.as_bytes())).await;
+    }
+
+    /// Counts a connection opened by `ip`; `None` past its share.
+    fn open(self: &Arc<Self>, ip: IpAddr) -> Option<Opened> {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = open.entry(ip).or_insert(0);
+        if *n >= PER_ADDRESS {
+            return None;
+        }
+        *n += 1;
+        Some(Opened {
+            rooms: Arc::clone(self),
+            ip,
+        })
+    }
+}
+
+/// Appends `bytes` to `path` in one write, then syncs it.
+///
+/// # Errors
+/// The file's error, if it cannot be opened or written.
+pub(crate) fn append(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_data()
+}
+
+/// A connection counted against its address until it is dropped.
+struct Opened {
+    rooms: Arc<Rooms>,
+    ip: IpAddr,
+}
+
+impl Drop for Opened {
+    fn drop(&mut self) {
+        let mut open = self
+            .rooms
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
+    Refusal {
+        status,
+        message: message.into(),
+    }
+    .into_response()
+}
+
+/// A failed join or connection from `ip`: 404 (or 403), or 429 once its
+/// share of failures is spent.
+fn failed(rooms: &Rooms, ip: IpAddr, status: StatusCode, message: &str) -> Response {
+    if rooms.failures.take(ip) {
+        refuse(status, message)
+    } else {
+        refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many wrong room codes or tokens from this address: wait a minute",
+        )
+    }
+}
+
+/// A player's name as given: trimmed, 1-24 characters, no control
+/// characters.
+fn name(params: &BTreeMap<String, String>, default: &str) -> Result<String, Refusal> {
+    let given = params.get("name").map_or(default, |n| n.trim());
+    if given.is_empty() {
+        return Err(Refusal::bad("give a name: name=Ann"));
+    }
+    if given.chars().count() > MAX_NAME || given.chars().any(char::is_control) {
+        return Err(Refusal::bad(format!(
+            "a name is 1 to {MAX_NAME} characters, none of them control characters"
+        )));
+    }
+    Ok(given.to_string())
+}
+
+fn model(name: &str) -> Result<Model, Refusal> {
+    Model::ALL
+        .iter()
+        .find(|m| m.name == name)
+        .cloned()
+        .ok_or_else(|| {
+            Refusal::bad(format!(
+                "`{}` is not a bot: novice, club or expert",
+                prime_solve::text::excerpt(name)
+            ))
+        })
+}
+
+fn seconds(
+    params: &BTreeMap<String, String>,
+    key: &str,
+    default: u64,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<u64, Refusal> {
+    match params.get(key).map(|v| v.parse::<u64>()) {
+        None => Ok(default),
+        Some(Ok(n)) if range.contains(&n) => Ok(n),
+        Some(_) => Err(Refusal::bad(format!(
+            "{key} is a number of seconds from {} to {}",
+            range.start(),
+            range.end()
+        ))),
+    }
+}
+
+/// The host's choices: the seats, the bots, the endgame, the pace, and
+/// the house rules as the API names them.
+fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
+    const OWN: [&str; 10] = [
+        "seats",
+        "bots",
+        "endgame",
+        "pause",
+        "limit",
+        "away",
+        "away_as",
+        "name",
+        "window_ms",
+        "turns",
+    ];
+    let options = read(params, &OWN)?;
+    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+    let seats = match params.get("seats").map(|s| s.parse::<usize>()) {
+        None => 3,
+        Some(Ok(n @ 2..=6)) => n,
+        Some(_) => return Err(Refusal::bad("seats is 2 to 6")),
+    };
+    let bots = params
+        .get("bots")
+        .map(|b| {
+            b.split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(model)
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?
+        .unwrap_or_default();
+    if bots.len() >= seats {
+        return Err(Refusal::bad(format!(
+            "{} bots leave no seat for the host: give at most {}",
+            bots.len(),
+            seats - 1
+        )));
+    }
+    let endgame = match params.get("endgame") {
+        None => Endgame::default(),
+        Some(e) => *Endgame::ALL.iter().find(|g| g.name() == e).ok_or_else(|| {
+            Refusal::bad("endgame is stockpile, two-cards, first-out, trailing-two or leading-two")
+        })?,
+    };
+    let pause = seconds(params, "pause", 0, 0..=300)?;
+    let away_model = match params.get("away_as").map(String::as_str) {
+        None => Some(Model::CLUB),
+        Some("pass") => None,
+        Some(m) => Some(model(m)?),
+    };
+    Ok(Settings {
+        rules,
+        seats,
+        bots,
+        endgame,
+        pause: (pause > 0).then(|| Duration::from_secs(pause)),
+        limit: Duration::from_secs(seconds(params, "limit", 30, 5..=300)?),
+        away: Duration::from_secs(seconds(params, "away", 60, 5..=3600)?),
+        away_model,
+        window_ms: match params.get("window_ms").map(|v| v.parse::<u32>()) {
+            None => prime_solve::game::Timing::default().override_window_ms,
+            Some(Ok(ms @ 100..=10_000)) => ms,
+            Some(_) => return Err(Refusal::bad("window_ms is 100 to 10000")),
+        },
+        turns: match params.get("turns").map(|v| v.parse::<u32>()) {
+            None => 3000,
+            Some(Ok(n @ 1..=3000)) => n,
+            Some(_) => return Err(Refusal::bad("turns is 1 to 3000")),
+        },
+    })
+}
+
+/// `POST /api/v1/rooms`: a room with the host in seat 0.
+pub(super) async fn create(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    let made = (|| {
+        let params = flat(&body)?;
+        let settings = settings(&params)?;
+        let host = name(&params, "host")?;
+        Ok::<_, Refusal>((settings, host))
+    })();
+    let (settings, host) = match made {
+        Ok(m) => m,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let rooms = &shared.rooms;
+    let (Some(token), Some(mut code)) = (Token::fresh(), secret::code()) else {
+        return refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no random source: no room can be made",
+        );
+    };
+    let (tx, rx) = mpsc::channel(256);
+    {
+        let mut map = rooms.map.lock().unwrap_or_else(PoisonError::into_inner);
+        if map.len() >= rooms.max_rooms {
+            return refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "this server holds as many rooms as it may: try again later",
+            );
+        }
+        while map.contains_key(&code) {
+            match secret::code() {
+                Some(c) => code = c,
+                None => return refuse(StatusCode::SERVICE_UNAVAILABLE, "no random source"),
+            }
+        }
+        map.insert(code.clone(), tx);
+    }
+    let room = Room::new(code.clone(), settings, (host, token), Arc::clone(rooms));
+    tokio::spawn(room::run(room, rx));
+    json_response(
+        StatusCode::CREATED,
+        json!({"code": code, "seat": 0, "token": token.to_string(), "link": format!("/room/{code}")})
+            .to_string()
+            + "\n",
+    )
+}
+
+/// `POST /api/v1/rooms/{code}/join` with `{"name": "Ann"}`: a seat and its
+/// token.
+pub(super) async fn join(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    body: Bytes,
+) -> Response {
+    let rooms = &shared.rooms;
+    let params = match flat(&body) {
+        Ok(p) => p,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let name = match name(&params, "") {
+        Ok(n) => n,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let Some(room) = secret::read_code(&code).and_then(|c| rooms.get(&c)) else {
+        return failed(
+            rooms,
+            peer.ip(),
+            StatusCode::NOT_FOUND,
+            "no room has this code",
+        );
+    };
+    let (reply, answer) = oneshot::channel();
+    if room.send(Command::Join { name, reply }).await.is_err() {
+        return refuse(StatusCode::NOT_FOUND, "the room has closed");
+    }
+    match answer.await {
+        Ok(Ok((seat, token))) => json_response(
+            StatusCode::OK,
+            json!({"seat": seat, "token": token.to_string()}).to_string() + "\n",
+        ),
+        Ok(Err(JoinError::Full)) => refuse(StatusCode::CONFLICT, "every seat is taken"),
+        Ok(Err(JoinError::Started)) => refuse(StatusCode::CONFLICT, "the game has started"),
+        Err(_) => refuse(StatusCode::NOT_FOUND, "the room has closed"),
+    }
+}
+
+/// Whether a browser's request comes from a page of this server: its
+/// `Origin`, if it sends one, names the host it asked.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let (Ok(origin), Some(Ok(host))) = (
+        origin.to_str(),
+        headers.get(header::HOST).map(|h| h.to_str()),
+    ) else {
+        return false;
+    };
+    origin == format!("http://{host}") || origin == format!("https://{host}")
+}
+
+/// `GET /api/v1/rooms/{code}/ws?token=...` (a seat) or `?watch=1` (a
+/// table view): the room's WebSocket.
+pub(super) async fn socket(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    Query(params): Query<BTreeMap<String, String>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let rooms = Arc::clone(&shared.rooms);
+    let ip = peer.ip();
+    if !same_origin(&headers) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "a page of another site cannot join a room here",
+        );
+    }
+    let Some(room) = secret::read_code(&code).and_then(|c| rooms.get(&c)) else {
+        return failed(&rooms, ip, StatusCode::NOT_FOUND, "no room has this code");
+    };
+    let token = match (params.get("token"), params.get("watch")) {
+        (Some(t), _) => match Token::parse(t) {
+            Some(t) => Some(t),
+            None => {
+                return failed(
+                    &rooms,
+                    ip,
+                    StatusCode::FORBIDDEN,
+                    "no seat of this room has this token",
+                );
+            }
+        },
+        (None, Some(_)) => None,
+        (None, None) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                "give token=... for a seat, or watch=1 for the table view",
+            );
+        }
+    };
+    let Some(opened) = rooms.open(ip) else {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many connections from this address",
+        );
+    };
+    let (out_tx, out_rx) = mpsc::channel(room::QUEUE);
+    let (reply, answer) = oneshot::channel();
+    if room
+        .send(Command::Connect {
+            token,
+            out: out_tx,
+            reply,
+        })
+        .await
+        .is_err()
+    {
+        return refuse(StatusCode::NOT_FOUND, "the room has closed");
+    }
+    let Ok(Some((conn, _seat))) = answer.await else {
+        return failed(
+            &rooms,
+            ip,
+            StatusCode::FORBIDDEN,
+            "no seat of this room has this token, or the room is full",
+        );
+    };
+    upgrade
+        .max_message_size(16 * MAX_MESSAGE)
+        .max_frame_size(16 * MAX_MESSAGE)
+        .on_upgrade(move |ws| connection(ws, room, conn, out_rx, opened))
+}
+
+/// One connection: what it sends goes to the room, read and timestamped
+/// on arrival; what the room says goes out to it.
+async fn connection(
+    mut ws: WebSocket,
+    room: mpsc::Sender<Command>,
+    conn: u64,
+    mut out: mpsc::Receiver<Arc<str>>,
+    _opened: Opened,
+) {
+    let (mut tokens, mut at) = (BURST, Instant::now());
+    let mut faults = 0u32;
+    loop {
+        tokio::select! {
+            incoming = ws.recv() => {
+                let Some(Ok(message)) = incoming else { break };
+                let arrived = Instant::now();
+                let fault = match message {
+                    Message::Text(text) => {
+                        tokens = (tokens + arrived.duration_since(at).as_secs_f64() * PER_SECOND).min(BURST);
+                        at = arrived;
+                        if tokens < 1.0 {
+                            Some(format!("too many messages: at most {PER_SECOND} a second"))
+                        } else {
+                            tokens -= 1.0;
+                            match decode(text.as_str()) {
+                                Ok(message) => {
+                                    if room.send(Command::Message { conn, at: arrived, message }).await.is_err() {
+                                        break;
+                                    }
+                                    None
+                                }
+                                Err(e) => Some(e.to_string()),
+                            }
+                        }
+                    }
+                    Message::Binary(_) => Some("the room reads text messages only".to_string()),
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => None,
+                };
+                if let Some(error) = fault {
+                    faults += 1;
+                    let text = json!({"type": "error", "error": error}).to_string();
+                    if ws.send(Message::Text(text.into())).await.is_err() || faults >= MAX_FAULTS {
+                        break;
+                    }
+                }
+            }
+            said = out.recv() => {
+                let Some(text) = said else { break };
+                if ws.send(Message::Text(text.as_ref().into())).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = room.send(Command::Disconnect { conn }).await;
+}
+
+/// `GET /api/v1/rooms/{code}/qr.svg`: the room's join link as a QR code,
+/// for the host's page.
+pub(super) async fn qr(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let rooms = &shared.rooms;
+    let Some(code) = secret::read_code(&code).filter(|c| rooms.get(c).is_some()) else {
+        return failed(
+            rooms,
+            peer.ip(),
+            StatusCode::NOT_FOUND,
+            "no room has this code",
+        );
+    };
+    let host = shared
+        .lan
+        .clone()
+        .or_else(|| {
+            headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "localhost".into());
+    let link = format!("http://{host}/room/{code}");
+    let Ok(qr) = qrcode::QrCode::new(link.as_bytes()) else {
+        return refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "no QR code for this link",
+        );
+    };
+    let svg = qr
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(240, 240)
+        .quiet_zone(true)
+        .build();
+    let mut response = (StatusCode::OK, svg).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("image/svg+xml"),
+    );
+    response
+}

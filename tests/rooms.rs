@@ -1,0 +1,458 @@
+//! Game rooms over their protocol (docs/protocol.md): scripted players on
+//! WebSockets (tokio-tungstenite) against a server on a free loopback
+//! port play whole games; every verdict is the referee's, the 54 cards are
+//! all somewhere at every step, no message carries another seat's token;
+//! and strangers, hosts' messages from guests, oversized and malformed
+//! messages are refused, never a crash or a stuck room.
+#![cfg(feature = "serve")]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use prime_solve::{Hand, Rules, Solver, Style, Want, check};
+
+mod common;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+struct Server {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let (child, addr) = common::serve(extra);
+        Server { child, addr }
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let body = body.to_string();
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut raw = String::new();
+        let _ = stream.read_to_string(&mut raw);
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    }
+
+    fn room(&self, settings: Value) -> (String, String) {
+        let (status, made) = self.post("/api/v1/rooms", &settings);
+        assert_eq!(status, 201, "{made}");
+        let code = made["code"].as_str().unwrap().to_string();
+        assert_eq!(code.len(), 6);
+        assert_eq!(made["seat"], 0);
+        (code, made["token"].as_str().unwrap().to_string())
+    }
+
+    fn join(&self, code: &str, name: &str) -> (u16, Value) {
+        self.post(
+            &format!("/api/v1/rooms/{code}/join"),
+            &json!({ "name": name }),
+        )
+    }
+
+    async fn connect(&self, code: &str, query: &str) -> Result<Socket, u16> {
+        let url = format!("ws://{}/api/v1/rooms/{code}/ws?{query}", self.addr);
+        match tokio_tungstenite::connect_async(url).await {
+            Ok((socket, _)) => Ok(socket),
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn send(ws: &mut Socket, message: Value) {
+    ws.send(Message::Text(message.to_string().into()))
+        .await
+        .unwrap();
+}
+
+/// The next text message, as JSON and as sent; `None` when the
+/// connection closes or nothing comes within 20 s.
+async fn next(ws: &mut Socket) -> Option<(Value, String)> {
+    loop {
+        let got = tokio::time::timeout(Duration::from_secs(20), ws.next()).await;
+        match got {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                let text = t.to_string();
+                return Some((serde_json::from_str(&text).unwrap(), text));
+            }
+            Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) | Err(_) => return None,
+            Ok(Some(Ok(_))) => {}
+        }
+    }
+}
+
+/// Messages until one of type `kind`.
+async fn until(ws: &mut Socket, kind: &str) -> Value {
+    loop {
+        let (m, _) = next(ws)
+            .await
+            .unwrap_or_else(|| panic!("closed before `{kind}`"));
+        if m["type"] == kind {
+            return m;
+        }
+    }
+}
+
+/// A witness of the hand's highest prime, as a player types it.
+fn best_claim(values: &[u8], rules: Rules) -> Option<String> {
+    let solver = Solver::new(rules).unwrap();
+    let answer = solver
+        .query(Hand::from_values(values), Want::Primes)
+        .unwrap();
+    let top = *answer.primes().last()?;
+    Some(answer.witness(top).unwrap().render(Style::ASCII))
+}
+
+fn values(v: &Value) -> Vec<u8> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| u8::try_from(x.as_u64().unwrap()).unwrap())
+        .collect()
+}
+
+/// What a scripted player saw of a game.
+#[derive(Default, Debug)]
+struct Seen {
+    turns: u32,
+    verdicts: u32,
+    own_calls: u32,
+    over: Option<Value>,
+}
+
+/// Plays a seat to the end of the game: on each turn it may call, seat 0
+/// calls the hand's best prime (seat 1 every fourth turn, so that the
+/// cards change hands both ways), with a wrong claim every seventh turn;
+/// the others pass; after each result, next. Checks each message on the
+/// way.
+async fn play(
+    mut ws: Socket,
+    seat: usize,
+    players: usize,
+    rules: Rules,
+    tokens: Vec<String>,
+) -> Seen {
+    let mut seen = Seen::default();
+    let mut hand: Vec<u8> = Vec::new();
+    loop {
+        let Some((m, raw)) = next(&mut ws).await else {
+            panic!("seat {seat}: the connection closed mid-game: {seen:?}");
+        };
+        for (other, token) in tokens.iter().enumerate() {
+            assert!(
+                other == seat || !raw.contains(token.as_str()),
+                "seat {seat} was sent seat {other}'s token: {raw}"
+            );
+        }
+        match m["type"].as_str().unwrap() {
+            "turn" => {
+                seen.turns += 1;
+                hand = values(&m["hand"]);
+                let stock = m["stock"].as_u64().unwrap_or(0) as usize;
+                let held: usize = values(&m["held"]).iter().map(|&h| usize::from(h)).sum();
+                assert_eq!(held + stock, 54, "every card somewhere: {m}");
+                let mine = m["seats"].as_array().unwrap().contains(&json!(seat));
+                if mine {
+                    let turn = m["turn"].as_u64().unwrap() as usize;
+                    let caller = if turn % 4 == 3 { 1 % players } else { 0 };
+                    if caller == seat {
+                        let claim = if turn.is_multiple_of(7) {
+                            Some("1+1+1+1+1".to_string())
+                        } else {
+                            best_claim(&hand, rules)
+                        };
+                        match claim {
+                            Some(claim) => {
+                                seen.own_calls += 1;
+                                send(&mut ws, json!({"type": "call", "claim": claim})).await;
+                            }
+                            None => send(&mut ws, json!({"type": "pass"})).await,
+                        }
+                    } else {
+                        send(&mut ws, json!({"type": "pass"})).await;
+                    }
+                }
+            }
+            "verdict" => {
+                seen.verdicts += 1;
+                if let Some(claim) = m["claim"].as_str() {
+                    let ruled = check(Hand::from_values(&hand), claim, &rules);
+                    assert_eq!(m["valid"], ruled.is_ok(), "{m}");
+                    match ruled {
+                        Ok(v) => assert_eq!(m["value"], json!(v as u64), "{m}"),
+                        Err(f) => assert_eq!(m["fault"], json!(f.to_string()), "{m}"),
+                    }
+                }
+            }
+            "won" | "buried" => {
+                let stock = m["stock"].as_u64().unwrap_or(0) as usize;
+                let held: usize = values(&m["held"]).iter().map(|&h| usize::from(h)).sum();
+                assert_eq!(held + stock, 54, "every card somewhere: {m}");
+                send(&mut ws, json!({"type": "next"})).await;
+            }
+            "game_over" => {
+                seen.over = Some(m);
+                return seen;
+            }
+            "error" => panic!("seat {seat}: {m}"),
+            _ => {}
+        }
+    }
+}
+
+/// A room of `players` people (and `bots`), all connected and started.
+async fn seated(
+    server: &Server,
+    settings: Value,
+    players: usize,
+) -> (String, Vec<String>, Vec<Socket>) {
+    let (code, host) = server.room(settings);
+    let mut tokens = vec![host];
+    for i in 1..players {
+        let (status, seat) = server.join(&code, &format!("player {i}"));
+        assert_eq!(status, 200, "{seat}");
+        assert_eq!(seat["seat"], i);
+        tokens.push(seat["token"].as_str().unwrap().to_string());
+    }
+    let mut sockets = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        let mut ws = server.connect(&code, &format!("token={t}")).await.unwrap();
+        let state = until(&mut ws, "state").await;
+        assert_eq!(state["you"], i);
+        assert_eq!(state["host"], i == 0);
+        assert!(
+            !state.to_string().contains(t.as_str()),
+            "the state carries no token"
+        );
+        sockets.push(ws);
+    }
+    (code, tokens, sockets)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_people_play_a_whole_game_refereed_as_check_rules() {
+    let server = Server::start(&[]);
+    let rules = Rules::default();
+    let (_, tokens, mut sockets) = seated(
+        &server,
+        json!({"seats": 3, "bots": [], "name": "host", "endgame": "first-out", "window_ms": 100, "limit": 5, "turns": 400}),
+        3,
+    )
+    .await;
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    let games: Vec<_> = sockets
+        .into_iter()
+        .enumerate()
+        .map(|(seat, ws)| tokio::spawn(play(ws, seat, 3, rules, tokens.clone())))
+        .collect();
+    let mut seen = Vec::new();
+    for g in games {
+        seen.push(g.await.unwrap());
+    }
+    let over = seen[0].over.clone().unwrap();
+    assert_eq!(over["reason"], "won", "{over}");
+    assert_eq!(over["winner"], 0, "{over}");
+    let records = over["records"].as_array().unwrap();
+    assert_eq!(records.len(), 3);
+    let valid: u64 = records.iter().map(|r| r["valid"].as_u64().unwrap()).sum();
+    let wrong: u64 = records.iter().map(|r| r["wrong"].as_u64().unwrap()).sum();
+    assert!(valid > 0 && wrong > 0, "{over}");
+    let calls: u32 = seen.iter().map(|s| s.own_calls).sum();
+    assert!(u64::from(calls) >= valid + wrong, "{calls} calls, {over}");
+    for s in &seen {
+        assert_eq!(s.over.as_ref().unwrap()["turns"], over["turns"]);
+        assert!(s.verdicts > 0);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_the_stockpile_game() {
+    let server = Server::start(&[]);
+    let rules = Rules::default();
+    let (_, tokens, mut sockets) = seated(
+        &server,
+        json!({"seats": 2, "window_ms": 100, "limit": 5, "turns": 40}),
+        2,
+    )
+    .await;
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    let mut first = sockets.remove(0);
+    let start = until(&mut first, "start").await;
+    assert_eq!(start["seats"].as_array().unwrap().len(), 2);
+    let second = sockets.remove(0);
+    let (a, b) = (
+        tokio::spawn(play(first, 0, 2, rules, tokens.clone())),
+        tokio::spawn(play(second, 1, 2, rules, tokens.clone())),
+    );
+    let (a, b) = (a.await.unwrap(), b.await.unwrap());
+    assert!(a.turns > 0 && a.turns == b.turns, "{a:?} {b:?}");
+    let over = a.over.unwrap();
+    assert!(over["turns"].as_u64().unwrap() <= 40, "{over}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_guests_and_hostile_messages_are_refused() {
+    let server = Server::start(&[]);
+    let (code, tokens, mut sockets) = seated(&server, json!({"seats": 2, "limit": 5}), 2).await;
+    let (other, other_host) = server.room(json!({"seats": 3, "bots": ["club"]}));
+    // A wrong token, a token of another room, no token: refused.
+    let wrong = "0".repeat(32);
+    assert_eq!(
+        server.connect(&code, &format!("token={wrong}")).await.err(),
+        Some(403)
+    );
+    assert_eq!(
+        server
+            .connect(&code, &format!("token={other_host}"))
+            .await
+            .err(),
+        Some(403)
+    );
+    assert_eq!(
+        server
+            .connect(&other, &format!("token={}", tokens[0]))
+            .await
+            .err(),
+        Some(403)
+    );
+    assert_eq!(server.connect(&code, "token=xyz").await.err(), Some(403));
+    assert_eq!(server.connect(&code, "").await.err(), Some(400));
+    assert_eq!(server.connect("ZZZZZZ", "watch=1").await.err(), Some(404));
+    // Another site's page.
+    let mut request = format!("ws://{}/api/v1/rooms/{code}/ws?watch=1", server.addr)
+        .into_client_request()
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("Origin", "http://evil.example".parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(request).await.is_err());
+    // A full room, an unknown code.
+    assert_eq!(server.join(&code, "late").0, 409);
+    assert_eq!(server.join("ACDEFG", "x").0, 404);
+    assert_eq!(server.join(&other, "").0, 400);
+    assert_eq!(server.join(&other, &"n".repeat(40)).0, 400);
+    // A guest cannot start; the host's start, an oversized and a
+    // malformed message from the guest get errors, and the room goes on.
+    let guest = &mut sockets[1];
+    send(guest, json!({"type": "start"})).await;
+    assert!(
+        until(guest, "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("host")
+    );
+    send(guest, json!({"type": "call", "claim": "1".repeat(5000)})).await;
+    assert!(
+        until(guest, "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 4096 bytes")
+    );
+    guest.send(Message::Text("{not json".into())).await.unwrap();
+    assert!(
+        until(guest, "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a message")
+    );
+    guest
+        .send(Message::Binary(vec![0, 1, 2].into()))
+        .await
+        .unwrap();
+    until(guest, "error").await;
+    send(guest, json!({"type": "call", "claim": "1+1"})).await;
+    assert!(
+        until(guest, "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("not started")
+    );
+    // Repeated faults close the connection.
+    let mut pest = server
+        .connect(&code, &format!("token={}", tokens[1]))
+        .await
+        .unwrap();
+    for _ in 0..12 {
+        let _ = pest.send(Message::Text("nonsense".into())).await;
+    }
+    let mut closed = false;
+    for _ in 0..20 {
+        if next(&mut pest).await.is_none() {
+            closed = true;
+            break;
+        }
+    }
+    assert!(closed, "a connection that keeps sending nonsense is closed");
+    // The room still works: the host starts, a turn comes.
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    let turn = until(&mut sockets[0], "turn").await;
+    assert_eq!(turn["cards"].as_array().unwrap().len(), 3);
+    // Failed joins from one address are rate-limited.
+    let mut statuses = Vec::new();
+    for _ in 0..25 {
+        statuses.push(server.join("QQQQQQ", "x").0);
+    }
+    assert!(statuses.contains(&429), "{statuses:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_reconnects_mid_turn_and_keeps_playing() {
+    let server = Server::start(&[]);
+    let (code, tokens, mut sockets) = seated(&server, json!({"seats": 2, "limit": 20}), 2).await;
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    let turn = until(&mut sockets[1], "turn").await;
+    // The guest's phone drops the connection and comes back.
+    let old = sockets.remove(1);
+    drop(old);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut back = server
+        .connect(&code, &format!("token={}", tokens[1]))
+        .await
+        .unwrap();
+    let state = until(&mut back, "state").await;
+    assert_eq!(state["you"], 1);
+    assert_eq!(state["phase"], "turn");
+    let again = until(&mut back, "turn").await;
+    assert_eq!(
+        again["turn"], turn["turn"],
+        "the turn on the table is sent again"
+    );
+    let claim = best_claim(&values(&turn["hand"]), Rules::default()).unwrap();
+    send(&mut back, json!({"type": "call", "claim": claim})).await;
+    let verdict = until(&mut back, "verdict").await;
+    assert_eq!(verdict["seat"], 1);
+    assert_eq!(verdict["valid"], true, "{verdict}");
+    // The table view sees the same, and cannot call.
+    let mut table = server.connect(&code, "watch=1").await.unwrap();
+    let state = until(&mut table, "state").await;
+    assert!(state["you"].is_null());
+    send(&mut table, json!({"type": "call", "claim": claim})).await;
+    until(&mut table, "error").await;
+}
