@@ -248,6 +248,9 @@ fn split_cards(text: &str, cards: usize) -> Vec<Vec<u8>> {
 /// faults are worded elsewhere to keep each frame small.
 fn eval(claim: &Claim, bound: u64) -> Result<Value, Fault> {
     match claim {
+        // A number of cards written side by side is a value like any
+        // other: past the bound it is cut off, as the solver cuts it.
+        Claim::Number { value, text, .. } if *value > bound => Err(too_large(text, bound)),
         Claim::Number { value, .. } => Ok(Value::from(*value)),
         Claim::Binary {
             op,
@@ -552,6 +555,25 @@ mod tests {
             ..r
         };
         assert_eq!(kind(&[2, 9, 3], "9^3 + 2", &small), "too-large");
+        // Cards side by side past the bound are cut off, as the solver cuts
+        // them: 110 is beyond ±100.
+        let joined = Rules {
+            faces: crate::rules::Faces::Rank,
+            juxtapose: true,
+            max_value: 100,
+            ..r
+        };
+        assert_eq!(kind(&[1, 10, 13], "110 - 13", &joined), "too-large");
+        assert_eq!(
+            check(hand(&[1, 10, 13]), "110 - 13", &joined)
+                .unwrap_err()
+                .to_string(),
+            "110 goes beyond ±100, the largest value the rules allow"
+        );
+        let solver = crate::engine::Solver::new(joined).unwrap();
+        let primes = solver.solve_primes(hand(&[1, 10, 13])).unwrap().primes();
+        assert!(!primes.contains(&97), "{primes:?}");
+        assert_eq!(check(hand(&[1, 10, 13]), "10 * 1 + 13", &joined), Ok(23));
     }
 
     /// The wording of the faults of roots, 0^0 and fractions (found

@@ -706,3 +706,49 @@ fn lan_listens_everywhere_and_says_where_to_go() {
         .status();
     assert!(child.wait().unwrap().success());
 }
+
+/// Refusals the layers make are JSON too; a parameter given twice is
+/// refused; a client refusing plain answers still gets the real status;
+/// a search past the time limit is stopped, its place freed; a ceiling
+/// so high it is any prime counts as heavy.
+#[test]
+fn the_edges_of_requests_are_refused_cleanly_and_stopped_searches_free_their_place() {
+    let server = Server::start(&[
+        "--time-limit",
+        "1",
+        "--heavy",
+        "1",
+        "--heavy-per-minute",
+        "3",
+    ]);
+    let (status, body) = server.ask("POST", "/api/v1/check", &vec![b' '; 20 << 10]);
+    assert_eq!(status, 413);
+    assert!(error(&body).contains("over 16 KiB"), "{body}");
+    let (status, body) = server.get("/api/v1/query?cards=4,6,8&powers=1&powers=0");
+    assert_eq!(status, 400);
+    assert!(error(&body).contains("`powers` is given twice"), "{body}");
+    let (head, body) = get_raw(
+        &server.addr,
+        "/api/v1/query?cards=4,6,99",
+        "Accept-Encoding: identity;q=0\r\n",
+    );
+    assert!(head.starts_with("http/1.1 400"), "{head}");
+    assert!(String::from_utf8(body).unwrap().contains("bad card"));
+    // About 3 s of search: stopped at the limit, and the place it held is
+    // free soon after, not when the search would have ended.
+    let slow = "/api/v1/query?cards=1,2,3,5,7,9&functions=tri&high-primes=1";
+    let (status, body) = server.get(slow);
+    assert_eq!(status, 503, "{body}");
+    std::thread::sleep(Duration::from_millis(700));
+    let (status, body) = server.get("/api/v1/query?cards=1,2,3,4,5");
+    assert_eq!(
+        status, 200,
+        "the stopped search gave its place back: {body}"
+    );
+    // `max-prime` past any prime is the search of `high-primes`: heavy.
+    let huge = "/api/v1/table?functions=tri&max-prime=18446744073709551615";
+    let (status, body) = server.get(huge);
+    assert!(status == 200 || status == 503, "{status} {body}");
+    let (status, body) = server.get(huge);
+    assert_eq!(status, 429, "{body}");
+}

@@ -20,6 +20,34 @@ use super::Shared;
 use crate::cli::args::{HandArgs, RuleArgs, StepsArgs, StyleArgs, parse_hand};
 use crate::cli::{fold, hints};
 
+/// A request's query parameters, each named once: `powers=1&powers=0`
+/// is refused, not read as the last.
+pub(super) struct Params(pub(super) BTreeMap<String, String>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Params, Refusal> {
+        let Query(pairs) = Query::<Vec<(String, String)>>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| Refusal::bad(format!("the query cannot be read: {e}")))?;
+        let mut params = BTreeMap::new();
+        for (key, value) in pairs {
+            if params.contains_key(&key) {
+                return Err(Refusal::bad(format!(
+                    "`{}` is given twice: give it once",
+                    prime_solve::text::excerpt(&key)
+                )));
+            }
+            params.insert(key, value);
+        }
+        Ok(Params(params))
+    }
+}
+
 /// The house rules and the hand's options of a request, read by the
 /// command line's own definitions: `faces=rank&powers=1` is `--faces rank
 /// --powers`.
@@ -158,11 +186,17 @@ pub(super) enum Weight {
     Heavy(IpAddr),
 }
 
+/// Whether `rules` look for primes past the targeted search's ceiling
+/// (any prime, or a ceiling so high it is the same search).
+fn any_prime(rules: &Rules) -> bool {
+    rules.max_prime.is_none_or(|p| p > 1000)
+}
+
 /// The weight of a search of `k` cards under `rules`, asked by `ip`.
 pub(super) fn weigh(k: usize, rules: &Rules, ip: IpAddr) -> Weight {
-    if k >= 5 || (k == 4 && (!rules.functions.is_empty() || rules.max_prime.is_none())) {
+    if k >= 5 || (k == 4 && (!rules.functions.is_empty() || any_prime(rules))) {
         Weight::Heavy(ip)
-    } else if k <= 3 {
+    } else if k <= 3 && rules.function_depth <= 1 && !any_prime(rules) {
         Weight::Tiny
     } else {
         Weight::Light
@@ -226,22 +260,45 @@ pub(super) async fn solve<T: Send + 'static>(
         status: StatusCode::TOO_MANY_REQUESTS,
         message: message.into(),
     };
+    let too_long = || Refusal {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: format!(
+            "the search takes longer than this server allows ({} s)",
+            shared.time_limit.as_secs()
+        ),
+    };
+    let budget = Budget::new(shared.request_memory);
     let job = Job {
-        budget: Budget::new(shared.request_memory),
+        budget: Arc::clone(&budget),
         solvers: Arc::clone(&shared.solvers),
     };
+    let deadline = tokio::time::Instant::now() + shared.time_limit;
     let place = match weight {
         Weight::Tiny => return work(job),
-        Weight::Light => None,
+        // Light work waits its turn for one of a few places, within the
+        // time limit: a flood of it cannot take every thread.
+        Weight::Light => {
+            tokio::time::timeout_at(deadline, Arc::clone(&shared.light).acquire_owned())
+                .await
+                .map_err(|_| too_long())?
+                .map_err(|_| too_long())?
+        }
         Weight::Heavy(ip) => {
             if !shared.shares.take(ip) {
                 return Err(busy(
                     "this address has had its share of large searches for now: try again in a minute, or ask about three cards",
                 ));
             }
-            Some(Arc::clone(&shared.heavy).try_acquire_owned().map_err(|_| {
-                busy("the server is busy with other large searches: try again shortly")
-            })?)
+            match Arc::clone(&shared.heavy).try_acquire_owned() {
+                Ok(place) => place,
+                Err(_) => {
+                    // Not run: not counted against the share.
+                    shared.shares.give_back(ip);
+                    return Err(busy(
+                        "the server is busy with other large searches: try again shortly",
+                    ));
+                }
+            }
         }
     };
     let task = tokio::task::spawn_blocking(move || {
@@ -249,19 +306,18 @@ pub(super) async fn solve<T: Send + 'static>(
         drop(place);
         answer
     });
-    match tokio::time::timeout(shared.time_limit, task).await {
+    match tokio::time::timeout_at(deadline, task).await {
         Ok(Ok(answer)) => answer,
         Ok(Err(_)) => Err(Refusal {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: "the search failed".into(),
         }),
-        Err(_) => Err(Refusal {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!(
-                "the search takes longer than this server allows ({} s)",
-                shared.time_limit.as_secs()
-            ),
-        }),
+        Err(_) => {
+            // The search is stopped at its next charge: no budget left. Its
+            // place is freed when it has stopped.
+            budget.set_limit(0);
+            Err(too_long())
+        }
     }
 }
 
@@ -269,7 +325,7 @@ pub(super) async fn solve<T: Send + 'static>(
 pub(super) async fn query(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Query(params): Query<BTreeMap<String, String>>,
+    Params(params): Params,
 ) -> Response {
     respond(answer_query(&shared, peer.ip(), &params).await)
 }
@@ -325,7 +381,7 @@ pub(super) fn hand_and_rules(
 /// The weight of a sweep of every three-card hand: heavy under functions
 /// with any prime, or nested functions (seconds), else light.
 fn sweep_weight(rules: &Rules, ip: IpAddr) -> Weight {
-    if !rules.functions.is_empty() && (rules.max_prime.is_none() || rules.function_depth > 1) {
+    if !rules.functions.is_empty() && (any_prime(rules) || rules.function_depth > 1) {
         Weight::Heavy(ip)
     } else {
         Weight::Light
@@ -337,7 +393,7 @@ fn sweep_weight(rules: &Rules, ip: IpAddr) -> Weight {
 pub(super) async fn table(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Query(params): Query<BTreeMap<String, String>>,
+    Params(params): Params,
 ) -> Response {
     let answer = async {
         let (rules, options) = read_rules(&params)?;
@@ -375,7 +431,7 @@ pub(super) async fn table(
 pub(super) async fn crib_pdf(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Query(params): Query<BTreeMap<String, String>>,
+    Params(params): Params,
 ) -> Response {
     let answer = async {
         let mut params = params;
@@ -412,7 +468,7 @@ pub(super) async fn crib_pdf(
 /// json` prints.
 pub(super) async fn check_get(
     State(shared): State<Arc<Shared>>,
-    Query(params): Query<BTreeMap<String, String>>,
+    Params(params): Params,
 ) -> Response {
     respond(answer_check(&shared, &params).await)
 }
@@ -434,7 +490,7 @@ pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
     for (key, value) in params {
         let text = match value {
             serde_json::Value::String(s) => s,
-            serde_json::Value::Bool(b) => if b { "1" } else { "0" }.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
             serde_json::Value::Number(n) => n.to_string(),
             serde_json::Value::Array(items) => items
                 .iter()

@@ -52,6 +52,14 @@ impl Shares {
         self.take_at(ip, Instant::now())
     }
 
+    /// Gives back one search `ip` was counted for but did not run.
+    pub(super) fn give_back(&self, ip: IpAddr) {
+        let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(b) = buckets.get_mut(&ip) {
+            b.tokens = (b.tokens + 1.0).min(self.per_minute);
+        }
+    }
+
     fn take_at(&self, ip: IpAddr, now: Instant) -> bool {
         let per_minute = self.per_minute;
         // A poisoned map is still a map of counts: go on with it.

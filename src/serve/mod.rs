@@ -10,10 +10,12 @@
 //! - `api`: the query, the referee, the table and the crib;
 //! - `practice`: deals, the daily deal and a drill's rounds;
 //! - `limit`: each address's share of heavy searches;
+//! - `conn`: each address's share of connections, and idle ones closed;
 //! - `lan`: this machine's address on the local network, as a QR code;
 //! - `rooms`: game rooms, each player's phone a seat.
 
 mod api;
+mod conn;
 mod lan;
 mod limit;
 mod practice;
@@ -28,6 +30,7 @@ use axum::Router;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt as _;
 use tokio::sync::Semaphore;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -36,6 +39,10 @@ use tower_http::timeout::TimeoutLayer;
 use crate::cli::Verdict;
 use crate::cli::args::ServeArgs;
 use api::Refusal;
+
+/// How many light searches (sweeps of three-card hands, hands under
+/// nested functions) run at once; more wait their turn.
+const LIGHT: usize = 4;
 
 /// The largest request body read (a claim and its house rules).
 const MAX_BODY: usize = 16 << 10;
@@ -82,6 +89,8 @@ pub(crate) struct Shared {
     request_memory: u64,
     time_limit: Duration,
     heavy: Arc<Semaphore>,
+    /// Places for light work off the server's threads.
+    light: Arc<Semaphore>,
     shares: limit::Shares,
     solvers: Arc<api::Solvers>,
     rooms: Arc<rooms::Rooms>,
@@ -96,6 +105,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
         request_memory: args.request_memory,
         time_limit: Duration::from_secs(args.time_limit),
         heavy: Arc::new(Semaphore::new(usize::try_from(args.heavy).unwrap_or(1))),
+        light: Arc::new(Semaphore::new(LIGHT)),
         shares: limit::Shares::new(args.heavy_per_minute),
         solvers: Arc::default(),
         rooms: Arc::new(rooms::Rooms::new(
@@ -192,7 +202,52 @@ fn router(shared: Arc<Shared>) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             time_limit + Duration::from_secs(5),
         ))
+        .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::map_request(plain_or_gzip))
         .with_state(shared)
+}
+
+/// Every refusal as JSON: those the layers make (a body too large or too
+/// slow, 413 and 408) come as plain text or empty, and are put in the
+/// API's words.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let said = String::from_utf8_lossy(&body).trim().to_string();
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => format!("the body is over {} KiB", MAX_BODY >> 10),
+        StatusCode::REQUEST_TIMEOUT => "the request did not come in time".to_string(),
+        _ if said.is_empty() => status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase(),
+        _ => said,
+    };
+    Refusal { status, message }.into_response()
+}
+
+/// A client that refuses both plain answers and gzip (`identity;q=0`)
+/// gets plain answers all the same, with their own status, rather than a
+/// 406 in place of every answer.
+async fn plain_or_gzip(mut request: axum::extract::Request) -> axum::extract::Request {
+    let refuses_plain = request
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.replace(' ', "").contains("identity;q=0"));
+    if refuses_plain {
+        request.headers_mut().remove(header::ACCEPT_ENCODING);
+    }
+    request
 }
 
 async fn serve(addr: SocketAddr, lan: bool, shared: Arc<Shared>) -> Result<()> {
@@ -205,6 +260,7 @@ async fn serve(addr: SocketAddr, lan: bool, shared: Arc<Shared>) -> Result<()> {
     if lan {
         crate::cli::print(&lan::invitation(local.port()))?;
     }
+    let listener = conn::Guarded::new(listener).tap_io(|_| {});
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{ConnectInfo, State};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -19,7 +19,9 @@ use prime_solve::report::json;
 use prime_solve::{Card, Hand, Rng, Rules, Solver, Style};
 
 use super::Shared;
-use super::api::{Options, Refusal, Weight, flat, hand_and_rules, read, respond, solve, weigh};
+use super::api::{
+    Options, Params, Refusal, Weight, flat, hand_and_rules, read, respond, solve, weigh,
+};
 use crate::cli::hints;
 
 /// Hands in a day's deal.
@@ -117,7 +119,7 @@ fn rules_of(params: &BTreeMap<String, String>, own: &[&str]) -> Result<(Rules, O
 pub(super) async fn deal(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Query(params): Query<BTreeMap<String, String>>,
+    Params(params): Params,
 ) -> Response {
     let answer = async {
         let (rules, options) = rules_of(&params, &["n", "seed"])?;
@@ -160,10 +162,7 @@ fn fresh_seed() -> Result<u64, Refusal> {
 
 /// `GET /api/v1/daily?date=YYYY-MM-DD&<rules>`: the day's ten hands of
 /// three cards, the same cards for everyone on that date under any rules.
-pub(super) async fn daily(
-    State(shared): State<Arc<Shared>>,
-    Query(params): Query<BTreeMap<String, String>>,
-) -> Response {
+pub(super) async fn daily(State(shared): State<Arc<Shared>>, Params(params): Params) -> Response {
     let answer = async {
         let (rules, options) = rules_of(&params, &["date"])?;
         let date = params

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -29,7 +29,7 @@ use prime_solve::room::{MAX_MESSAGE, decode};
 use prime_solve::{Budget, Rules};
 
 use super::Shared;
-use super::api::{Refusal, flat, json_response, read};
+use super::api::{Params, Refusal, flat, json_response, read};
 use super::limit::Shares;
 use room::{Command, JoinError, Room, Settings};
 use secret::Token;
@@ -442,7 +442,7 @@ pub(super) async fn socket(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(code): Path<String>,
-    Query(params): Query<BTreeMap<String, String>>,
+    Params(params): Params,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
