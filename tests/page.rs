@@ -11,8 +11,12 @@ use std::process::Command;
 
 mod common;
 
-#[test]
-fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_sizes() {
+/// One browser test at a time: two Chromiums on two cores slow each
+/// other past their waits.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Whether the browser tests can run here; under `CI=true` they must.
+fn browser_ready() -> bool {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let browser = root.join("tests/browser");
     let missing: Vec<&str> = [
@@ -36,8 +40,58 @@ fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_size
             "CI has no {missing:?}: .ci/run installs them"
         );
         eprintln!("skipped: no {missing:?}");
+        return false;
+    }
+    true
+}
+
+/// Three phones join one room by its code; a valid call's verdict reaches
+/// them all; a reload keeps a seat; the table view shows the cards.
+#[test]
+fn three_phones_play_in_one_room() {
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !browser_ready() {
         return;
     }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let (mut server, addr) = common::serve(&[]);
+    let shots = root.join("target/screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let out = Command::new("node")
+        .arg(root.join("tests/browser/room.mjs"))
+        .arg(format!("http://{addr}/"))
+        .arg(&shots)
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in [
+        "room-lobby-390x844.png",
+        "room-verdict-360x640.png",
+        "room-table-1280x800.png",
+    ] {
+        assert!(shots.join(name).metadata().unwrap().len() > 1000, "{name}");
+    }
+}
+
+#[test]
+fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_sizes() {
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !browser_ready() {
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let browser = root.join("tests/browser");
     let (mut server, addr) = common::serve(&[]);
     let url = format!("http://{addr}");
     let shots = root.join("target/screenshots");

@@ -319,7 +319,7 @@ function refreshCrib() {
 
 function showTab() {
   const name = (location.hash || "#hand").slice(1);
-  const known = ["hand", "practice", "crib", "rules"].includes(name) ? name : "hand";
+  const known = ["hand", "practice", "crib", "together", "rules"].includes(name) ? name : "hand";
   for (const panel of document.querySelectorAll("[data-panel]")) {
     panel.hidden = panel.dataset.panel !== known;
   }
@@ -330,8 +330,32 @@ function showTab() {
   if (known === "crib") refreshCrib();
 }
 
+// ---- Rooms ----
+
+async function createRoom(event) {
+  event.preventDefault();
+  const f = $("create-form").elements;
+  const body = { ...Object.fromEntries(ruleParams()), name: f.name.value, seats: f.seats.value, bots: f.bots.value, pause: f.pause.value };
+  $("create-error").textContent = "";
+  try {
+    const room = await ask("/api/v1/rooms", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+    localStorage.setItem(`prime-time-room-${room.code}`, room.token);
+    location.assign(room.link);
+  } catch (err) {
+    $("create-error").textContent = err.message;
+  }
+}
+
+function enterRoom(event) {
+  event.preventDefault();
+  const code = $("enter-code").value.replace(/[\s-]/g, "").toUpperCase();
+  location.assign(`/room/${encodeURIComponent(code)}`);
+}
+
 restore();
 pickerSetup();
+$("create-form").addEventListener("submit", createRoom);
+$("enter-form").addEventListener("submit", enterRoom);
 handForm.addEventListener("submit", showPrimes);
 claimForm.addEventListener("submit", rule);
 rulesForm.addEventListener("change", () => {
