@@ -294,7 +294,9 @@ async fn three_people_play_a_whole_game_refereed_as_check_rules() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_play_the_stockpile_game() {
-    let server = Server::start(&[]);
+    let record = tempfile::tempdir().unwrap();
+    let path = record.path().join("games.jsonl");
+    let server = Server::start(&["--record", path.to_str().unwrap()]);
     let rules = Rules::default();
     let (_, tokens, mut sockets) = seated(
         &server,
@@ -315,6 +317,19 @@ async fn two_people_play_the_stockpile_game() {
     assert!(a.turns > 0 && a.turns == b.turns, "{a:?} {b:?}");
     let over = a.over.unwrap();
     assert!(over["turns"].as_u64().unwrap() <= 40, "{over}");
+    // The finished game, one line, written whole.
+    let mut written = String::new();
+    for _ in 0..50 {
+        written = std::fs::read_to_string(&path).unwrap_or_default();
+        if written.ends_with('\n') {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(written.lines().count(), 1, "{written}");
+    let line: Value = serde_json::from_str(written.trim()).unwrap();
+    assert_eq!(line["game"], over);
+    assert_eq!(line["rule_set"], "five");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -455,4 +470,47 @@ async fn a_seat_reconnects_mid_turn_and_keeps_playing() {
     assert!(state["you"].is_null());
     send(&mut table, json!({"type": "call", "claim": claim})).await;
     until(&mut table, "error").await;
+}
+
+/// A seat gone longer than the host allows is played by the host's choice
+/// of model, and is back in the person's hands when they return.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_away_is_played_for_and_given_back() {
+    let server = Server::start(&[]);
+    let (code, tokens, mut sockets) = seated(
+        &server,
+        json!({"seats": 2, "limit": 5, "away": 1, "away_as": "expert", "window_ms": 100}),
+        2,
+    )
+    .await;
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    until(&mut sockets[0], "turn").await;
+    drop(sockets.remove(1));
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    // The host passes and moves on until a turn shows the seat played for:
+    // a verdict for seat 1 with no claim (a model's).
+    let host = &mut sockets[0];
+    let mut played_for = false;
+    for _ in 0..200 {
+        let Some((m, _)) = next(host).await else {
+            break;
+        };
+        match m["type"].as_str().unwrap() {
+            "turn" => send(host, json!({"type": "pass"})).await,
+            "won" | "buried" => send(host, json!({"type": "next"})).await,
+            "verdict" if m["seat"] == 1 && m["claim"].is_null() => {
+                played_for = true;
+                break;
+            }
+            "game_over" => break,
+            _ => {}
+        }
+    }
+    assert!(played_for, "the seat away was played for by the model");
+    let mut back = server
+        .connect(&code, &format!("token={}", tokens[1]))
+        .await
+        .unwrap();
+    let state = until(&mut back, "state").await;
+    assert_eq!(state["you"], 1);
 }

@@ -143,6 +143,10 @@ pub(crate) struct ServeArgs {
     /// game, written whole and synced.
     #[arg(long, value_name = "FILE")]
     pub(crate) record: Option<std::path::PathBuf>,
+    /// The most connections one address may hold open (pages, requests
+    /// and rooms' WebSockets); more are closed at once.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub(crate) connections_per_address: u64,
     /// The most game rooms open at once.
     #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub(crate) max_rooms: u64,

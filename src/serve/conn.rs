@@ -20,21 +20,22 @@ use tokio::time::{Instant, Sleep, sleep};
 
 /// How long a connection may sit with nothing moving.
 pub(super) const IDLE: Duration = Duration::from_secs(45);
-/// Open connections one address may hold.
-const PER_ADDRESS: usize = 256;
 
 /// A listener that counts each address's connections and closes those
 /// past its share at once.
 pub(super) struct Guarded {
     listener: TcpListener,
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    per_address: usize,
 }
 
 impl Guarded {
-    pub(super) fn new(listener: TcpListener) -> Guarded {
+    /// `listener`, each address holding at most `per_address` connections.
+    pub(super) fn new(listener: TcpListener, per_address: usize) -> Guarded {
         Guarded {
             listener,
             open: Arc::default(),
+            per_address,
         }
     }
 }
@@ -58,7 +59,7 @@ impl Listener for Guarded {
             {
                 let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
                 let n = open.entry(ip).or_insert(0);
-                if *n >= PER_ADDRESS {
+                if *n >= self.per_address {
                     continue;
                 }
                 *n += 1;

@@ -114,6 +114,14 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
         )),
         lan: None,
     });
+    if let Some(path) = &args.record {
+        // Appended to, never replaced: found writable before the first game.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot append to the record {}", path.display()))?;
+    }
     let addr = if args.lan {
         SocketAddr::from(([0, 0, 0, 0], args.addr.port()))
     } else {
@@ -124,7 +132,8 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(addr, args.lan, shared))?;
+    let per_address = usize::try_from(args.connections_per_address).unwrap_or(usize::MAX);
+    runtime.block_on(serve(addr, args.lan, per_address, shared))?;
     Ok(Verdict::Yes)
 }
 
@@ -250,7 +259,7 @@ async fn plain_or_gzip(mut request: axum::extract::Request) -> axum::extract::Re
     request
 }
 
-async fn serve(addr: SocketAddr, lan: bool, shared: Arc<Shared>) -> Result<()> {
+async fn serve(addr: SocketAddr, lan: bool, per_address: usize, shared: Arc<Shared>) -> Result<()> {
     let app = router(shared);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -260,7 +269,7 @@ async fn serve(addr: SocketAddr, lan: bool, shared: Arc<Shared>) -> Result<()> {
     if lan {
         crate::cli::print(&lan::invitation(local.port()))?;
     }
-    let listener = conn::Guarded::new(listener).tap_io(|_| {});
+    let listener = conn::Guarded::new(listener, per_address).tap_io(|_| {});
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

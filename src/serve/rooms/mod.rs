@@ -40,8 +40,6 @@ const BURST: f64 = 50.0;
 /// Faults (unreadable, too many, not allowed now) after which a
 /// connection is closed.
 const MAX_FAULTS: u32 = 10;
-/// Open connections one address may hold.
-const PER_ADDRESS: usize = 64;
 /// The longest name a player may give, in characters.
 const MAX_NAME: usize = 24;
 /// Rule sets whose call books are kept.
@@ -54,7 +52,6 @@ pub(crate) struct Rooms {
     /// Each address's share of failed joins and connections (a wrong
     /// code or token): codes cannot be tried one after another.
     failures: Shares,
-    open: Mutex<HashMap<IpAddr, usize>>,
     books: Mutex<HashMap<(Rules, usize), Arc<CallBook>>>,
     record: Option<PathBuf>,
     writing: tokio::sync::Mutex<()>,
@@ -66,7 +63,6 @@ impl Rooms {
             map: Mutex::new(HashMap::new()),
             max_rooms,
             failures: Shares::new(20),
-            open: Mutex::new(HashMap::new()),
             books: Mutex::new(HashMap::new()),
             record,
             writing: tokio::sync::Mutex::new(()),
@@ -143,20 +139,6 @@ impl Rooms {
         let _guard = self.writing.lock().await;
         let _ = tokio::task::spawn_blocking(move || append(&path, line.as_bytes())).await;
     }
-
-    /// Counts a connection opened by `ip`; `None` past its share.
-    fn open(self: &Arc<Self>, ip: IpAddr) -> Option<Opened> {
-        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
-        let n = open.entry(ip).or_insert(0);
-        if *n >= PER_ADDRESS {
-            return None;
-        }
-        *n += 1;
-        Some(Opened {
-            rooms: Arc::clone(self),
-            ip,
-        })
-    }
 }
 
 /// Appends `bytes` to `path` in one write, then syncs it.
@@ -171,28 +153,6 @@ pub(crate) fn append(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()
         .open(path)?;
     file.write_all(bytes)?;
     file.sync_data()
-}
-
-/// A connection counted against its address until it is dropped.
-struct Opened {
-    rooms: Arc<Rooms>,
-    ip: IpAddr,
-}
-
-impl Drop for Opened {
-    fn drop(&mut self) {
-        let mut open = self
-            .rooms
-            .open
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(n) = open.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.ip);
-            }
-        }
-    }
 }
 
 fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
@@ -320,7 +280,7 @@ fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
         endgame,
         pause: (pause > 0).then(|| Duration::from_secs(pause)),
         limit: Duration::from_secs(seconds(params, "limit", 30, 5..=300)?),
-        away: Duration::from_secs(seconds(params, "away", 60, 5..=3600)?),
+        away: Duration::from_secs(seconds(params, "away", 60, 1..=3600)?),
         away_model,
         window_ms: match params.get("window_ms").map(|v| v.parse::<u32>()) {
             None => prime_solve::game::Timing::default().override_window_ms,
@@ -477,12 +437,6 @@ pub(super) async fn socket(
             );
         }
     };
-    let Some(opened) = rooms.open(ip) else {
-        return refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many connections from this address",
-        );
-    };
     let (out_tx, out_rx) = mpsc::channel(room::QUEUE);
     let (reply, answer) = oneshot::channel();
     if room
@@ -507,7 +461,7 @@ pub(super) async fn socket(
     upgrade
         .max_message_size(16 * MAX_MESSAGE)
         .max_frame_size(16 * MAX_MESSAGE)
-        .on_upgrade(move |ws| connection(ws, room, conn, out_rx, opened))
+        .on_upgrade(move |ws| connection(ws, room, conn, out_rx))
 }
 
 /// One connection: what it sends goes to the room, read and timestamped
@@ -517,7 +471,6 @@ async fn connection(
     room: mpsc::Sender<Command>,
     conn: u64,
     mut out: mpsc::Receiver<Arc<str>>,
-    _opened: Opened,
 ) {
     let (mut tokens, mut at) = (BURST, Instant::now());
     let mut faults = 0u32;
