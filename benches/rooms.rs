@@ -145,7 +145,7 @@ async fn player(
                 }
                 let caller = if turn % 4 == 3 { 1 } else { 0 };
                 let message = if caller == seat {
-                    let claim = if turn % 7 == 0 {
+                    let claim = if turn.is_multiple_of(7) {
                         Some("1+1+1+1".to_string())
                     } else {
                         let answer = solver
