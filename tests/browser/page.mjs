@@ -75,6 +75,16 @@ async function tour(context, width, height) {
   const steps = await page.$$eval("#answer ul.primes li:first-child ol.steps li", (li) => li.map((l) => l.textContent));
   if (steps.length === 0 || !steps.at(-1).includes("=")) await fail(`the first prime's steps: ${steps}`);
 
+  // A slow answer overtaken by a newer one is dropped: the hand on the
+  // screen is the one asked last.
+  await page.fill("#cards", "4 6 8 9 10");
+  await page.click("#hand-form button[type=submit]");
+  await page.fill("#cards", "QH 7C JK");
+  await page.click("#hand-form button[type=submit]");
+  await until(page, () => document.querySelector("#answer p")?.textContent.includes("7 12 12"));
+  await page.waitForTimeout(1500);
+  const last = await text(page, "#answer p");
+  if (!last.includes("7 12 12")) await fail(`an older answer replaced the newer: ${last}`);
   // The referee.
   await page.fill("#claim", "12 * 7 / 12");
   await page.click("#claim-form button");
@@ -137,8 +147,8 @@ async function daily(context) {
     await page.waitForSelector("#next:visible", { timeout: 15000 });
     await page.click("#next");
   }
-  await page.waitForSelector("#drill-end pre.share", { timeout: 15000 });
-  const share = await text(page, "#drill-end pre.share");
+  await page.waitForSelector("#drill-end textarea.share", { timeout: 15000 });
+  const share = await page.inputValue("#drill-end textarea.share");
   if (!/today's ten \d{4}-\d\d-\d\d/.test(share) || !share.includes("0/10")) await fail(`the daily share reads: ${share}`);
   if (/[♠♥♣♦]|\bJK\b/.test(share)) await fail(`the daily share gives the cards away: ${share}`);
   const history = await text(page, "#history");

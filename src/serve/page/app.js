@@ -94,6 +94,7 @@ async function fetchTable() {
   if (held?.key === path) return;
   try {
     const table = await ask(path);
+    if (path !== tablePath()) return;
     held = { key: path, table };
     refreshCrib();
     if ("caches" in self) {
@@ -101,10 +102,21 @@ async function fetchTable() {
       await (await caches.open(TABLES)).put(path, copy);
     }
   } catch (err) {
-    // A rule set too costly to sweep here, or no network: answers come
-    // from the server alone.
+    // A rule set too costly to sweep here, a busy server, or no network:
+    // the crib says so and offers to try again.
+    if (path !== tablePath()) return;
+    const saved = await heldTable();
+    if (saved) {
+      refreshCrib();
+      return;
+    }
+    tableError = err.message;
+    refreshCrib();
   }
 }
+
+/** Why the current rules' table could not be had, if it could not. */
+let tableError = null;
 
 /** The table of the current rules: held in memory, or kept by the
  * service worker from an earlier visit. */
@@ -177,26 +189,39 @@ function drawAnswer(hand, primes, simplest, ruleSet, offline) {
   answer.replaceChildren(...parts);
 }
 
+/** Each lookup's number: an answer that comes back after a newer lookup
+ * was asked is dropped. */
+let asked = 0;
+/** The cards of the hand on screen: the referee rules on this hand. */
+let answered = null;
+
 async function showPrimes(event) {
   event?.preventDefault();
   const cards = handForm.cards.value.trim();
+  const mine = ++asked;
+  const current = () => mine === asked;
   localStorage.setItem(CARDS_KEY, cards);
   const p = ruleParams();
   p.set("cards", cards);
   p.set("steps", "1");
+  answered = null;
+  verdict.replaceChildren();
   answer.replaceChildren(el("p", "Solving…", "note"));
   try {
     const q = await ask(`/api/v1/query?${p}`);
+    if (!current()) return;
     online(true);
+    answered = cards;
     drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false);
-    fetchTable();
   } catch (err) {
+    if (!current()) return;
     if (!err.offline) {
       answer.replaceChildren(el("p", err.message, "bad"));
       return;
     }
     online(false);
     const table = await heldTable();
+    if (!current()) return;
     if (!table) {
       answer.replaceChildren(el("p", `${err.message} This rule set's table has not been fetched yet, so the hand cannot be answered here.`, "bad"));
       return;
@@ -214,9 +239,13 @@ function online(yes) {
 
 async function rule(event) {
   event.preventDefault();
+  if (answered === null) {
+    verdict.replaceChildren(el("p", "First find the primes of a hand: the claim is ruled on that hand.", "bad"));
+    return;
+  }
   const p = ruleParams();
-  p.set("cards", handForm.cards.value.trim());
-  p.set("claim", claimForm.claim.value);
+  p.set("cards", answered);
+  p.set("claim", claimForm.claim.value.trim());
   verdict.replaceChildren(el("p", "Ruling…", "note"));
   try {
     const v = await ask(`/api/v1/check?${p}`);
@@ -234,6 +263,8 @@ async function rule(event) {
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JK"];
 const SUIT_SIGNS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+const SUIT_NAMES = { S: "spades", H: "hearts", C: "clubs", D: "diamonds" };
+const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 let suit = "S";
 
 function pickerSetup() {
@@ -242,7 +273,7 @@ function pickerSetup() {
     const b = el("button", rank === "JK" ? "Joker" : rank);
     b.type = "button";
     b.dataset.rank = rank;
-    b.setAttribute("aria-label", rank === "JK" ? "Joker" : `${rank} of the chosen suit`);
+
     ranks.append(b);
   }
   ranks.addEventListener("click", (e) => {
@@ -254,6 +285,12 @@ function pickerSetup() {
     const cards = full ? [token] : [...now, token];
     handForm.cards.value = cards.join(" ");
     if (cards.length === 3) showPrimes();
+    else {
+      asked++;
+      answered = null;
+      answer.replaceChildren(el("p", `${3 - cards.length} more card${cards.length === 2 ? "" : "s"} to tap.`, "note"));
+      verdict.replaceChildren();
+    }
   });
   const suits = [...document.querySelectorAll("#picker .suits button")];
   const choose = (chosen) => {
@@ -262,6 +299,7 @@ function pickerSetup() {
     for (const r of ranks.querySelectorAll("button")) {
       if (r.dataset.rank === "JK") continue;
       r.textContent = r.dataset.rank + SUIT_SIGNS[suit];
+      r.setAttribute("aria-label", `${RANK_NAMES[r.dataset.rank] || r.dataset.rank} of ${SUIT_NAMES[suit]}`);
       r.classList.toggle("red", suit === "H" || suit === "D");
     }
   };
@@ -269,7 +307,10 @@ function pickerSetup() {
   choose(suits[0]);
   $("clear").addEventListener("click", () => {
     handForm.cards.value = "";
+    asked++;
+    answered = null;
     answer.replaceChildren();
+    verdict.replaceChildren();
     handForm.cards.focus();
   });
 }
@@ -281,7 +322,19 @@ function refreshCrib() {
   $("crib-pdf").href = `/api/v1/crib.pdf?${ruleParams()}`;
   const table = held?.key === tablePath() ? held.table : null;
   if (!table) {
-    body.replaceChildren(el("p", "The crib comes with the rule set's table, once the server has sent it.", "note"));
+    $("crib-head").textContent = "Every three-card hand of these rules: its quickest call and its best prime.";
+    const parts = [el("p", tableError ? `The table of these rules could not be had: ${tableError}` : "The crib comes with the rule set's table, once the server has sent it.", tableError ? "bad" : "note")];
+    if (tableError) {
+      const again = el("button", "Try again", "second");
+      again.type = "button";
+      again.addEventListener("click", () => {
+        tableError = null;
+        refreshCrib();
+        fetchTable();
+      });
+      parts.push(again);
+    }
+    body.replaceChildren(...parts);
     return;
   }
   $("crib-head").textContent = `Every three-card hand under ${table.rule_set}: its quickest call and its best prime (${table.hands.length} hands).`;
@@ -294,7 +347,7 @@ function refreshCrib() {
   const parts = [];
   for (const [low, hands] of groups) {
     const d = el("details");
-    d.append(el("summary", `Lowest card ${low} (${hands.length} hands)`));
+    d.append(el("summary", `Lowest card ${low} (${hands.length} hand${hands.length === 1 ? "" : "s"})`));
     const list = el("ul", undefined, "crib");
     for (const h of hands) {
       const li = el("li");
@@ -361,13 +414,17 @@ claimForm.addEventListener("submit", rule);
 rulesForm.addEventListener("change", () => {
   saveRules();
   held = null;
+  tableError = null;
+  refreshCrib();
   showPrimes();
+  fetchTable();
 });
 window.addEventListener("hashchange", showTab);
 window.addEventListener("online", () => online(true));
 window.addEventListener("offline", () => online(false));
 showTab();
 showPrimes();
+fetchTable();
 startPractice({ ask, el, ruleParams });
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});

@@ -33,10 +33,12 @@ function fail(err) {
 
 async function begin(daily) {
   for (const old of $("drill-start").querySelectorAll(".bad")) old.remove();
-  drill = { daily, date: today(), deals: [], rounds: [], ruleSet: "" };
+  // The drill keeps the rules it started with, whatever the Rules tab
+  // says meanwhile.
+  drill = { daily, date: today(), deals: [], rounds: [], ruleSet: "", rules: ruleParams() };
   try {
     if (daily) {
-      const p = ruleParams();
+      const p = new URLSearchParams(drill.rules);
       p.set("date", drill.date);
       const d = await ask(`/api/v1/daily?${p}`);
       drill.deals = d.deals;
@@ -52,7 +54,7 @@ async function begin(daily) {
 async function deal() {
   const i = drill.rounds.length;
   if (!drill.daily) {
-    const d = await ask(`/api/v1/deal?${ruleParams()}`);
+    const d = await ask(`/api/v1/deal?${drill.rules}`);
     drill.deals.push(d);
     drill.ruleSet = d.rule_set;
   }
@@ -105,19 +107,22 @@ async function answer(claim) {
   clearInterval(ticking);
   tick();
   $("call-form").hidden = true;
-  const body = { ...Object.fromEntries(ruleParams()), cards: drill.hand.tokens.join(" "), claim, ms, hints: drill.hints };
+  const body = { ...Object.fromEntries(drill.rules), cards: drill.hand.tokens.join(" "), claim, ms, hints: drill.hints };
   let r;
   try {
     r = await ask("/api/v1/practice", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
   } catch (err) {
-    $("ruling").replaceChildren(el("p", err.message, "bad"));
+    // Not ruled: the hand goes on, and so does its clock.
+    $("ruling").replaceChildren(el("p", `${err.message} Try again.`, "bad"));
     $("call-form").hidden = false;
+    ticking = setInterval(tick, 100);
+    $("call").focus();
     return;
   }
   const valid = r.verdict?.valid === true;
   drill.rounds.push({ valid, score: r.score, ms, passed: !r.verdict });
   const parts = [];
-  if (!r.verdict) parts.push(el("p", "Passed.", "note"));
+  if (!r.verdict) parts.push(el("p", r.primes.length === 0 ? "Passed: right, this hand makes no prime." : "Passed.", "note"));
   else if (valid) parts.push(el("p", `Valid: ${r.verdict.claim} = ${r.verdict.value_text}. ${r.score} points.`, "good"));
   else parts.push(el("p", `Invalid: ${r.verdict.fault}`, "bad"));
   const missed = r.primes.filter((p) => r.missed.map(String).includes(p.value_text));
@@ -180,27 +185,41 @@ function finish() {
   ];
   if (drill.daily) {
     const text = shareText(entry);
-    parts.push(el("pre", text, "share"));
-    const share = el("button", "Share the result");
-    share.type = "button";
-    share.id = "share";
-    share.addEventListener("click", async () => {
-      try {
-        if (navigator.share) await navigator.share({ text });
-        else await navigator.clipboard.writeText(text);
-        share.textContent = navigator.share ? "Shared" : "Copied";
-      } catch (err) {
-        share.textContent = "Select the text above to copy it";
-      }
-    });
-    parts.push(share);
+    const box = el("textarea", undefined, "share");
+    box.value = text;
+    box.readOnly = true;
+    box.setAttribute("aria-label", "Your result, to share");
+    parts.push(box);
+    if (navigator.share || navigator.clipboard) {
+      const share = el("button", navigator.share ? "Share the result" : "Copy the result");
+      share.type = "button";
+      share.id = "share";
+      share.addEventListener("click", async () => {
+        try {
+          if (navigator.share) await navigator.share({ text });
+          else await navigator.clipboard.writeText(text);
+          share.textContent = navigator.share ? "Shared" : "Copied";
+        } catch (err) {
+          box.select();
+          share.textContent = "Selected: copy it from the box";
+        }
+      });
+      parts.push(share);
+    } else {
+      parts.push(el("p", "Select the text in the box to copy it.", "note"));
+    }
   }
   const again = el("button", "Practise again", "second");
   again.type = "button";
-  again.addEventListener("click", () => show("start"));
+  again.addEventListener("click", () => {
+    show("start");
+    $("start-drill").focus();
+  });
   parts.push(again);
   end.replaceChildren(...parts);
   show("end");
+  parts[0].tabIndex = -1;
+  parts[0].focus();
 }
 
 function loadHistory() {
@@ -216,7 +235,7 @@ function drawHistory() {
   const list = $("history");
   const history = loadHistory();
   if (history.length === 0) {
-    list.replaceChildren(el("li", "None yet: your drills are kept on this device.", "note"));
+    list.replaceChildren(el("li", "None yet: your drills are kept on this device.", "note empty"));
     return;
   }
   list.replaceChildren(
