@@ -45,10 +45,10 @@ fn browser_ready() -> bool {
     true
 }
 
-/// Three phones join one room by its code; a valid call's verdict reaches
-/// them all; a reload keeps a seat; the table view shows the cards.
-#[test]
-fn three_phones_play_in_one_room() {
+/// Runs `script` in node with the server's address, the screenshot
+/// folder and `extra`, stops the server, and checks that the script passed
+/// and wrote the `shots` named.
+fn drive(script: &str, extra: &[String], shots_named: &[&str]) {
     let _turn = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -59,10 +59,15 @@ fn three_phones_play_in_one_room() {
     let (mut server, addr) = common::serve(&[]);
     let shots = root.join("target/screenshots");
     std::fs::create_dir_all(&shots).unwrap();
+    let extra: Vec<String> = extra
+        .iter()
+        .map(|a| a.replace("{pid}", &server.id().to_string()))
+        .collect();
     let out = Command::new("node")
-        .arg(root.join("tests/browser/room.mjs"))
+        .arg(root.join("tests/browser").join(script))
         .arg(format!("http://{addr}/"))
         .arg(&shots)
+        .args(&extra)
         .output()
         .unwrap();
     let _ = server.kill();
@@ -73,53 +78,41 @@ fn three_phones_play_in_one_room() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    for name in [
-        "room-lobby-390x844.png",
-        "room-verdict-360x640.png",
-        "room-table-1280x800.png",
-    ] {
+    for name in shots_named {
         assert!(shots.join(name).metadata().unwrap().len() > 1000, "{name}");
     }
 }
 
+/// Three phones join one room by its code; a valid call's verdict reaches
+/// them all; a reload keeps a seat; the table view shows the cards.
+#[test]
+fn three_phones_play_in_one_room() {
+    drive(
+        "room.mjs",
+        &[],
+        &[
+            "room-lobby-390x844.png",
+            "room-verdict-360x640.png",
+            "room-table-1280x800.png",
+        ],
+    );
+}
+
+/// A hand tapped and its primes worked, the referee, a practice round,
+/// the crib, the day's ten, dark mode, and a hand answered offline.
 #[test]
 fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_sizes() {
-    let _turn = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !browser_ready() {
-        return;
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let browser = root.join("tests/browser");
-    let (mut server, addr) = common::serve(&[]);
-    let url = format!("http://{addr}");
-    let shots = root.join("target/screenshots");
-    std::fs::create_dir_all(&shots).unwrap();
-    // The script stops the server itself, to answer a hand offline.
-    let out = Command::new("node")
-        .arg(browser.join("page.mjs"))
-        .arg(format!("{url}/"))
-        .arg(&shots)
-        .arg(server.id().to_string())
-        .output()
-        .unwrap();
-    let _ = server.kill();
-    let _ = server.wait();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    // The script stops the server itself ({pid}), to answer a hand offline.
+    drive(
+        "page.mjs",
+        &["{pid}".to_string()],
+        &[
+            "page-390x844.png",
+            "page-360x640.png",
+            "practice-390x844.png",
+            "crib-360x640.png",
+            "page-dark-390x844.png",
+            "offline-360x640.png",
+        ],
     );
-    for name in [
-        "page-390x844.png",
-        "page-360x640.png",
-        "practice-390x844.png",
-        "crib-360x640.png",
-        "page-dark-390x844.png",
-        "offline-360x640.png",
-    ] {
-        assert!(shots.join(name).metadata().unwrap().len() > 1000, "{name}");
-    }
 }

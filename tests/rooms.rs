@@ -69,6 +69,13 @@ impl Server {
         )
     }
 
+    /// A seat's connection again, past its `state`.
+    async fn rejoin(&self, code: &str, token: &str) -> (Socket, Value) {
+        let mut ws = self.connect(code, &format!("token={token}")).await.unwrap();
+        let state = until(&mut ws, "state").await;
+        (ws, state)
+    }
+
     async fn connect(&self, code: &str, query: &str) -> Result<Socket, u16> {
         let url = format!("ws://{}/api/v1/rooms/{code}/ws?{query}", self.addr);
         match tokio_tungstenite::connect_async(url).await {
@@ -447,11 +454,7 @@ async fn a_seat_reconnects_mid_turn_and_keeps_playing() {
     let old = sockets.remove(1);
     drop(old);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut back = server
-        .connect(&code, &format!("token={}", tokens[1]))
-        .await
-        .unwrap();
-    let state = until(&mut back, "state").await;
+    let (mut back, state) = server.rejoin(&code, &tokens[1]).await;
     assert_eq!(state["you"], 1);
     assert_eq!(state["phase"], "turn");
     let again = until(&mut back, "turn").await;
@@ -507,10 +510,6 @@ async fn a_seat_away_is_played_for_and_given_back() {
         }
     }
     assert!(played_for, "the seat away was played for by the model");
-    let mut back = server
-        .connect(&code, &format!("token={}", tokens[1]))
-        .await
-        .unwrap();
-    let state = until(&mut back, "state").await;
+    let (_back, state) = server.rejoin(&code, &tokens[1]).await;
     assert_eq!(state["you"], 1);
 }
