@@ -278,3 +278,16 @@ fn claims_at_the_depth_bound_are_ruled_on_a_small_stack() {
         }
     });
 }
+
+proptest! {
+    /// The rooms' message decoder on any text: a message or a refusal,
+    /// never a panic; a message it reads carries a claim within the cap.
+    #[test]
+    fn a_rooms_message_decoder_takes_any_text(text in ".{0,300}", json_like in r#"\{"type":"(call|pass|next|start|ping|x)"(,"claim":"[^"]{0,400}")?\}"#) {
+        for t in [&text, &json_like] {
+            if let Ok(prime_solve::room::ClientMessage::Call { claim }) = prime_solve::room::decode(t) {
+                prop_assert!(claim.len() <= prime_solve::MAX_CLAIM);
+            }
+        }
+    }
+}

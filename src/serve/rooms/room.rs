@@ -685,8 +685,14 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
             if present.iter().all(|s| room.ready.contains(s)) && !present.is_empty() {
                 break;
             }
-            let wake =
-                pause_ends.unwrap_or_else(|| room.ends_at().min(Instant::now() + settings.away));
+            // With nobody present the game waits for someone to come back
+            // (or the room to end); with people present, for their next or
+            // the host's pause.
+            let wake = if present.is_empty() {
+                room.ends_at()
+            } else {
+                pause_ends.map_or_else(|| room.ends_at(), |p| p.min(room.ends_at()))
+            };
             tokio::select! {
                 command = rx.recv() => {
                     let Some(command) = command else { return false };
@@ -709,12 +715,9 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
                     }
                 }
                 () = sleep_until(wake.into()) => {
-                    if pause_ends.is_some() { break; }
-                    if Instant::now() >= room.ends_at() { return false; }
-                    // Nobody present has pressed next for a while: the
-                    // seats away are handled at the deal; go on if no one
-                    // is present at all.
-                    if room.present().is_empty() { break; }
+                    let now = Instant::now();
+                    if now >= room.ends_at() { return false; }
+                    if !room.present().is_empty() && pause_ends.is_some_and(|p| now >= p) { break; }
                 }
             }
         }
