@@ -30,6 +30,15 @@ fn url(ip: IpAddr, port: u16) -> String {
     }
 }
 
+/// `HOST:PORT` of the first address phones can reach this machine at.
+pub(super) fn first(port: u16) -> Option<String> {
+    let ip = *addresses().first()?;
+    Some(match ip {
+        IpAddr::V4(v4) => format!("{v4}:{port}"),
+        IpAddr::V6(v6) => format!("[{v6}]:{port}"),
+    })
+}
+
 /// `url` as a QR code in text, light on dark as terminals mostly are
 /// (two rows of modules a line), with its quiet zone.
 fn qr(url: &str) -> Option<String> {

@@ -94,9 +94,6 @@ pub(crate) struct Shared {
     shares: limit::Shares,
     solvers: Arc<api::Solvers>,
     rooms: Arc<rooms::Rooms>,
-    /// The address phones on the network reach this server at
-    /// (`--lan`), for the rooms' QR codes.
-    lan: Option<String>,
 }
 
 /// Serves until Ctrl-C or SIGTERM, then lets the requests in flight finish.
@@ -112,7 +109,6 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
             usize::try_from(args.max_rooms).unwrap_or(usize::MAX),
             args.record.clone(),
         )),
-        lan: None,
     });
     if let Some(path) = &args.record {
         // Appended to, never replaced: found writable before the first game.
@@ -260,7 +256,7 @@ async fn plain_or_gzip(mut request: axum::extract::Request) -> axum::extract::Re
 }
 
 async fn serve(addr: SocketAddr, lan: bool, per_address: usize, shared: Arc<Shared>) -> Result<()> {
-    let app = router(shared);
+    let app = router(Arc::clone(&shared));
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -268,6 +264,9 @@ async fn serve(addr: SocketAddr, lan: bool, per_address: usize, shared: Arc<Shar
     crate::cli::print(&format!("serving on http://{local}\n"))?;
     if lan {
         crate::cli::print(&lan::invitation(local.port()))?;
+        if let Some(first) = lan::first(local.port()) {
+            let _ = shared.rooms.lan.set(first);
+        }
     }
     let listener = conn::Guarded::new(listener, per_address).tap_io(|_| {});
     axum::serve(

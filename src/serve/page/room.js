@@ -158,7 +158,8 @@ function state(m) {
   status(tableView ? `Table view · ${m.rule_set}` : `You are ${me === null ? "watching" : name(me)} · ${m.rule_set}`);
   $("invite").hidden = false;
   $("code").textContent = m.code;
-  const link = `${location.origin}/room/${m.code}`;
+  // The server's address on the local network, where it listens there.
+  const link = m.link || `${location.origin}/room/${m.code}`;
   $("link").href = link;
   $("link").textContent = link;
   $("qr").src = `/api/v1/rooms/${m.code}/qr.svg`;

@@ -55,6 +55,9 @@ pub(crate) struct Rooms {
     books: Mutex<HashMap<(Rules, usize), Arc<CallBook>>>,
     record: Option<PathBuf>,
     writing: tokio::sync::Mutex<()>,
+    /// `HOST:PORT` phones on the network reach this server at (`--lan`):
+    /// the rooms' links and QR codes name it.
+    pub(crate) lan: std::sync::OnceLock<String>,
 }
 
 impl Rooms {
@@ -66,6 +69,7 @@ impl Rooms {
             books: Mutex::new(HashMap::new()),
             record,
             writing: tokio::sync::Mutex::new(()),
+            lan: std::sync::OnceLock::new(),
         }
     }
 
@@ -538,9 +542,10 @@ pub(super) async fn qr(
             "no room has this code",
         );
     };
-    let host = shared
+    let host = rooms
         .lan
-        .clone()
+        .get()
+        .cloned()
         .or_else(|| {
             headers
                 .get(header::HOST)

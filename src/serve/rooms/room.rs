@@ -310,6 +310,7 @@ impl Room {
                 "turns": s.turns,
             },
             "ready": self.ready,
+            "link": self.rooms.lan.get().map(|host| format!("http://{host}/room/{}", self.code)),
             "game_over": self.over,
             "games": self.games,
         })
