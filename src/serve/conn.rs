@@ -2,7 +2,8 @@
 //! none held open by a client that stops sending or reading. A
 //! connection with nothing moving either way for [`IDLE`] is closed, so a
 //! half-sent request cannot hold a socket (or a graceful shutdown)
-//! forever; a room's page sends a ping well within it.
+//! forever; a room's page sends a ping well within it, and a search is
+//! given its time limit and more.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -18,7 +19,8 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::{Instant, Sleep, sleep};
 
-/// How long a connection may sit with nothing moving.
+/// How long a connection may sit with nothing moving, at the least (a
+/// longer time limit for searches makes it longer).
 pub(super) const IDLE: Duration = Duration::from_secs(45);
 
 /// A listener that counts each address's connections and closes those
@@ -27,15 +29,18 @@ pub(super) struct Guarded {
     listener: TcpListener,
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
     per_address: usize,
+    idle: Duration,
 }
 
 impl Guarded {
-    /// `listener`, each address holding at most `per_address` connections.
-    pub(super) fn new(listener: TcpListener, per_address: usize) -> Guarded {
+    /// `listener`, each address holding at most `per_address`
+    /// connections, each closed after `idle` with nothing moving.
+    pub(super) fn new(listener: TcpListener, per_address: usize, idle: Duration) -> Guarded {
         Guarded {
             listener,
             open: Arc::default(),
             per_address,
+            idle,
         }
     }
 }
@@ -68,7 +73,8 @@ impl Listener for Guarded {
             return (
                 Idle {
                     stream,
-                    timer: Box::pin(sleep(IDLE)),
+                    timer: Box::pin(sleep(self.idle)),
+                    idle: self.idle,
                     _slot: Slot {
                         open: Arc::clone(&self.open),
                         ip,
@@ -102,11 +108,12 @@ impl Drop for Slot {
     }
 }
 
-/// A TCP stream that fails with `TimedOut` once nothing has moved for
-/// [`IDLE`].
+/// A TCP stream that fails with `TimedOut` once nothing has moved for its
+/// idle time.
 pub(super) struct Idle {
     stream: TcpStream,
     timer: Pin<Box<Sleep>>,
+    idle: Duration,
     /// Counted against its address while open.
     _slot: Slot,
 }
@@ -114,7 +121,8 @@ pub(super) struct Idle {
 impl Idle {
     /// Something moved: the clock starts again.
     fn moved(&mut self) {
-        self.timer.as_mut().reset(Instant::now() + IDLE);
+        let idle = self.idle;
+        self.timer.as_mut().reset(Instant::now() + idle);
     }
 
     /// Nothing moved: whether the connection has sat idle too long.

@@ -268,7 +268,8 @@ async fn serve(addr: SocketAddr, lan: bool, per_address: usize, shared: Arc<Shar
             let _ = shared.rooms.lan.set(first);
         }
     }
-    let listener = conn::Guarded::new(listener, per_address).tap_io(|_| {});
+    let idle = conn::IDLE.max(shared.time_limit + Duration::from_secs(15));
+    let listener = conn::Guarded::new(listener, per_address, idle).tap_io(|_| {});
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
