@@ -40,12 +40,16 @@ pub enum Fault {
     /// A prime above the ceiling on primes.
     #[error("{value} is above the highest prime allowed, {max}")]
     AboveCeiling { value: Value, max: u64 },
+    /// The claim states its result (`... = 3`), and the calculation makes
+    /// another value.
+    #[error("the calculation makes {made}, not {said}")]
+    WrongResult { said: String, made: Value },
 }
 
 impl Fault {
     /// A stable name for the kind of fault, for machine-readable output:
     /// `parse`, `cards`, `inexact`, `too-large`, `not-allowed`, `not-prime`,
-    /// `above-ceiling`.
+    /// `above-ceiling`, `wrong-result`.
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::Parse(_) => "parse",
@@ -55,6 +59,7 @@ impl Fault {
             Fault::NotAllowed { .. } | Fault::TooDeep { .. } => "not-allowed",
             Fault::NotPrime(_) => "not-prime",
             Fault::AboveCeiling { .. } => "above-ceiling",
+            Fault::WrongResult { .. } => "wrong-result",
         }
     }
 }
@@ -88,9 +93,21 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     if claim.chars().count() > MAX_CLAIM {
         return Err(Fault::TooLong);
     }
-    let claim = Claim::parse(claim)?;
+    let (expression, offset, stated) = split_result(claim)?;
+    let claim = Claim::parse(expression).map_err(|mut e| {
+        e.column += offset;
+        e
+    })?;
     check_cards(hand, &claim, rules)?;
     let value = eval(&claim, rules.max_value)?;
+    if let Some((said, text)) = stated
+        && said != value
+    {
+        return Err(Fault::WrongResult {
+            said: text.to_string(),
+            made: value,
+        });
+    }
     check_allowed(&claim, rules, 0)?;
     if let Some(why) = why_not_prime(value) {
         return Err(Fault::NotPrime(why));
@@ -100,6 +117,62 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
         return Err(Fault::AboveCeiling { value, max });
     }
     Ok(value)
+}
+
+/// A claim that states its result, `6 * 4 / 8 = 3` or `3 = 6 * 4 / 8`:
+/// the calculation, how many characters stand before it, and the result
+/// as a value and as typed. One side of the `=` is a number alone (the
+/// result), the other the calculation; without `=` the whole claim is the
+/// calculation.
+fn split_result(claim: &str) -> Result<(&str, usize, Option<(Value, &str)>), Fault> {
+    let parse = |column: usize, message: &str| {
+        Fault::Parse(ParseError {
+            column,
+            message: message.to_string(),
+        })
+    };
+    let mut sides = claim.split('=');
+    let (Some(left), Some(right)) = (sides.next(), sides.next()) else {
+        return Ok((claim, 0, None));
+    };
+    let equals = left.chars().count() + 1;
+    if sides.next().is_some() {
+        let second = equals + right.chars().count() + 1;
+        return Err(parse(
+            second,
+            "a claim has one `=` at most: (6 x 4) / 8 = 3",
+        ));
+    }
+    if let Some(result) = plain_number(right) {
+        return Ok((left, 0, Some((result?, right.trim()))));
+    }
+    if let Some(result) = plain_number(left) {
+        return Ok((right, equals, Some((result?, left.trim()))));
+    }
+    Err(parse(
+        equals,
+        "one side of `=` is the result, a number alone: (6 x 4) / 8 = 3",
+    ))
+}
+
+/// The side of an `=` that is a number alone (`3`, `-4`, `−4`): its value,
+/// or a fault if it is too long to be one; `None` if it is not a number.
+fn plain_number(side: &str) -> Option<Result<Value, Fault>> {
+    let side = side.trim();
+    let (negative, digits) = match side.strip_prefix(['-', '−', '–']) {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, side),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits.parse::<Value>() {
+        Ok(v) => Ok(if negative { -v } else { v }),
+        Err(_) => Err(Fault::Parse(ParseError {
+            column: 1,
+            message: format!("the result {} is too long", crate::text::excerpt(side)),
+        })),
+    })
 }
 
 /// Each card exactly once; a literal is one card or, with juxtaposition,
@@ -574,6 +647,50 @@ mod tests {
         let primes = solver.solve_primes(hand(&[1, 10, 13])).unwrap().primes();
         assert!(!primes.contains(&97), "{primes:?}");
         assert_eq!(check(hand(&[1, 10, 13]), "10 * 1 + 13", &joined), Ok(23));
+    }
+
+    /// A claim may state its result on either side of `=`; it must be what
+    /// the calculation makes. `:` divides.
+    #[test]
+    fn a_stated_result_is_checked_and_a_colon_divides() {
+        let r = Rules::default();
+        let h = hand(&[4, 6, 8]);
+        assert_eq!(check(h, "6 * 4 / 8 = 3", &r), Ok(3));
+        assert_eq!(check(h, "3 = (6 × 4) ÷ 8", &r), Ok(3));
+        assert_eq!(check(h, " 6*4:8=3 ", &r), Ok(3));
+        assert_eq!(check(h, "6 * 4 : 8", &r), Ok(3));
+        let wrong = check(h, "6 * 4 / 8 = 5", &r).unwrap_err();
+        assert_eq!(wrong.kind(), "wrong-result");
+        assert_eq!(wrong.to_string(), "the calculation makes 3, not 5");
+        // A calculation that breaks says so before its result is compared.
+        assert_eq!(
+            check(h, "4 + 6 + 8 = 18", &r).unwrap_err().kind(),
+            "not-prime"
+        );
+        assert_eq!(
+            check(h, "6 - 4 - 8 = -6", &r).unwrap_err().kind(),
+            "not-prime"
+        );
+        assert_eq!(check(h, "4 + 6 = 10", &r).unwrap_err().kind(), "cards");
+        for (claim, column, words) in [
+            ("6 * 4 / 8 = 3 = 3", 15, "one `=` at most"),
+            ("6 * 4 = 8 / 3", 7, "a number alone"),
+            ("= 3", 1, "the claim"),
+            ("6 * 4 / 8 =", 11, "a number alone"),
+        ] {
+            match check(h, claim, &r) {
+                Err(Fault::Parse(e)) => {
+                    assert_eq!(e.column, column, "{claim}: {e}");
+                    assert!(e.to_string().contains(words) || column == 1, "{claim}: {e}");
+                }
+                other => panic!("{claim}: {other:?}"),
+            }
+        }
+        // The calculation's columns count from the start of the claim.
+        match check(h, "3 = 6 * 4 /", &r) {
+            Err(Fault::Parse(e)) => assert!(e.column > 4, "{e}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     /// The wording of the faults of roots, 0^0 and fractions (found

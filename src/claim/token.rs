@@ -64,7 +64,8 @@ pub(super) fn tokenize(input: &str) -> Result<Vec<(Token, usize)>, ParseError> {
             '+' => op(BinOp::Add),
             '-' | '−' | '–' => op(BinOp::Sub),
             '×' | '·' => op(BinOp::Mul),
-            '/' | '÷' => op(BinOp::Div),
+            // `:` is how much of Europe writes a division.
+            '/' | '÷' | ':' => op(BinOp::Div),
             '^' => op(BinOp::Pow),
             '!' => Some(Token::Bang),
             '(' | '[' => Some(Token::Open(c)),
