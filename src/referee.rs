@@ -119,12 +119,16 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
     Ok(value)
 }
 
+/// A claim's calculation, the characters before it, and the result it
+/// states (as a value and as typed), if any.
+type Split<'a> = (&'a str, usize, Option<(Value, &'a str)>);
+
 /// A claim that states its result, `6 * 4 / 8 = 3` or `3 = 6 * 4 / 8`:
 /// the calculation, how many characters stand before it, and the result
 /// as a value and as typed. One side of the `=` is a number alone (the
 /// result), the other the calculation; without `=` the whole claim is the
 /// calculation.
-fn split_result(claim: &str) -> Result<(&str, usize, Option<(Value, &str)>), Fault> {
+fn split_result(claim: &str) -> Result<Split<'_>, Fault> {
     let parse = |column: usize, message: &str| {
         Fault::Parse(ParseError {
             column,
