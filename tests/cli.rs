@@ -882,3 +882,26 @@ fn check_takes_an_attached_format() {
         assert_eq!(json["valid"], true);
     }
 }
+
+/// Cards quoted together, as a claim is, are read as cards; a claim that
+/// states its result is checked against it.
+#[test]
+fn quoted_cards_and_stated_results() {
+    let quoted = prime_solve().args(["query", "4 6 8"]).output().unwrap();
+    let apart = prime_solve()
+        .args(["query", "4", "6", "8"])
+        .output()
+        .unwrap();
+    assert!(quoted.status.success());
+    assert_eq!(quoted.stdout, apart.stdout);
+    prime_solve()
+        .args(["check", "4 6 8", "6 * 4 / 8 = 3"])
+        .assert()
+        .success()
+        .stdout("valid: 6 * 4 / 8 = 3, a prime (3)\n");
+    prime_solve()
+        .args(["check", "4", "6", "8", "6 * 4 : 8 = 5"])
+        .assert()
+        .code(1)
+        .stdout("invalid: the calculation makes 3, not 5\n");
+}

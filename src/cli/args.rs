@@ -766,10 +766,16 @@ fn is_option(arg: &str) -> bool {
 /// The hand the tokens name under `faces`: one the pack can deal, or any
 /// hand with `--any-values`.
 pub(crate) fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
+    // `query "4 6 8"`, quoted as a claim is, or `4,6,8`: the cards inside.
+    let tokens: Vec<&str> = tokens
+        .iter()
+        .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ','))
+        .filter(|t| !t.is_empty())
+        .collect();
     Ok(if how.any_values {
-        Hand::parse_any(tokens, faces)?
+        Hand::parse_any(&tokens, faces)?
     } else {
-        Hand::parse(tokens, faces)?
+        Hand::parse(&tokens, faces)?
     })
 }
 

@@ -31,6 +31,8 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Verdict> {
             json_escaped(&serde_json::to_string_pretty(&object)?) + "\n"
         }
         Format::Text => match &verdict {
+            // A claim that states its result already says what it makes.
+            Ok(p) if claim.contains('=') => format!("valid: {}, a prime ({p})\n", echo(claim)),
             Ok(p) => format!("valid: {} = {p}, a prime\n", echo(claim)),
             Err(fault) => format!(
                 "invalid: {}{}\n",

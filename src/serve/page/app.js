@@ -251,7 +251,7 @@ async function rule(event) {
     const v = await ask(`/api/v1/check?${p}`);
     verdict.replaceChildren(
       v.valid
-        ? el("p", `Valid: ${v.claim} = ${v.value_text}, a prime.`, "good")
+        ? el("p", v.claim.includes("=") ? `Valid: ${v.claim}, a prime.` : `Valid: ${v.claim} = ${v.value_text}, a prime.`, "good")
         : el("p", `Invalid: ${v.fault}`, "bad"),
     );
   } catch (err) {

@@ -123,7 +123,10 @@ async function answer(claim) {
   drill.rounds.push({ valid, score: r.score, ms, passed: !r.verdict });
   const parts = [];
   if (!r.verdict) parts.push(el("p", r.primes.length === 0 ? "Passed: right, this hand makes no prime." : "Passed.", "note"));
-  else if (valid) parts.push(el("p", `Valid: ${r.verdict.claim} = ${r.verdict.value_text}. ${r.score} points.`, "good"));
+  else if (valid) {
+    const said = r.verdict.claim.includes("=") ? r.verdict.claim : `${r.verdict.claim} = ${r.verdict.value_text}`;
+    parts.push(el("p", `Valid: ${said}. ${r.score} points.`, "good"));
+  }
   else parts.push(el("p", `Invalid: ${r.verdict.fault}`, "bad"));
   const missed = r.primes.filter((p) => r.missed.map(String).includes(p.value_text));
   if (r.primes.length === 0) parts.push(el("p", "This hand makes no prime.", "note"));

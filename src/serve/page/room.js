@@ -98,7 +98,8 @@ function verdict(m) {
   const line = el("li");
   const who = el("strong", `${m.name}: `);
   const what = m.claim ?? (m.valid ? m.witness : "a call");
-  const text = m.valid ? `${what} = ${m.value} ✓` : `${m.claim ?? `called ${m.value}`} ✗ ${m.fault}`;
+  const made = what.includes("=") ? what : `${what} = ${m.value}`;
+  const text = m.valid ? `${made} ✓` : `${m.claim ?? `called ${m.value}`} ✗ ${m.fault}`;
   line.append(who, document.createTextNode(text));
   line.className = m.valid ? "good" : "bad";
   $("calls").append(line);
