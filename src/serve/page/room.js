@@ -184,6 +184,7 @@ function receive(event) {
   switch (m.type) {
     case "state": state(m); break;
     case "seats": drawSeats(m.seats); break;
+    case "preparing": status("Working out every hand this table can show…"); break;
     case "start": drawSeats(m.seats); show("game"); $("calls").replaceChildren(); break;
     case "turn": drawTurn(m); break;
     case "verdict": verdict(m); break;

@@ -44,6 +44,10 @@ const MAX_FAULTS: u32 = 10;
 const MAX_NAME: usize = 24;
 /// Rule sets whose call books are kept.
 const BOOKS: usize = 16;
+/// The longest a table's call book may take to work out, and the memory
+/// it may use.
+const BOOK_TIME: Duration = Duration::from_secs(60);
+const BOOK_MEMORY: u64 = 2 << 30;
 
 /// Every room, and what the rooms share.
 pub(crate) struct Rooms {
@@ -53,6 +57,8 @@ pub(crate) struct Rooms {
     /// code or token): codes cannot be tried one after another.
     failures: Shares,
     books: Mutex<HashMap<(Rules, usize), Arc<CallBook>>>,
+    /// The one place for working out a call book.
+    building: Arc<tokio::sync::Semaphore>,
     record: Option<PathBuf>,
     writing: tokio::sync::Mutex<()>,
     /// `HOST:PORT` phones on the network reach this server at (`--lan`):
@@ -67,6 +73,7 @@ impl Rooms {
             max_rooms,
             failures: Shares::new(20),
             books: Mutex::new(HashMap::new()),
+            building: Arc::new(tokio::sync::Semaphore::new(1)),
             record,
             writing: tokio::sync::Mutex::new(()),
             lan: std::sync::OnceLock::new(),
@@ -92,13 +99,25 @@ impl Rooms {
     /// table can show with its primes, worked out once (off the server's
     /// threads) and kept for the next room.
     async fn book(&self, rules: Rules, seats: usize) -> Result<Arc<CallBook>, String> {
-        let held = self
-            .books
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&(rules, seats))
-            .cloned();
-        if let Some(book) = held {
+        let cached = || {
+            self.books
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&(rules, seats))
+                .cloned()
+        };
+        if let Some(book) = cached() {
+            return Ok(book);
+        }
+        // One book is worked out at a time, within a time limit: a table of
+        // six under costly rules is a sweep of every six-card hand.
+        let place = tokio::time::timeout(BOOK_TIME, Arc::clone(&self.building).acquire_owned())
+            .await
+            .map_err(|_| {
+                "the server is working out another table's hands: try again shortly".to_string()
+            })?
+            .map_err(|_| "the server is stopping".to_string())?;
+        if let Some(book) = cached() {
             return Ok(book);
         }
         let sizes: Vec<usize> = if seats == 2 {
@@ -106,12 +125,30 @@ impl Rooms {
         } else {
             (2..=seats).collect()
         };
-        let built = tokio::task::spawn_blocking(move || {
-            CallBook::new(rules, &sizes, &Budget::new(2 << 30))
-        })
-        .await
-        .map_err(|_| "the table's hands could not be worked out".to_string())?
-        .map_err(|e| format!("the table's hands could not be worked out: {e}"))?;
+        let budget = Budget::new(BOOK_MEMORY);
+        let charged = Arc::clone(&budget);
+        let task = tokio::task::spawn_blocking(move || {
+            let built = CallBook::new(rules, &sizes, &charged);
+            drop(place);
+            built
+        });
+        let built = match tokio::time::timeout(BOOK_TIME, task).await {
+            Ok(Ok(Ok(book))) => book,
+            Ok(Ok(Err(e))) => {
+                return Err(format!(
+                    "the table's hands cannot be worked out here: {e}; use fewer seats or house rules"
+                ));
+            }
+            Ok(Err(_)) => return Err("the table's hands could not be worked out".to_string()),
+            Err(_) => {
+                // Stopped at its next allocation; its place is freed then.
+                budget.set_limit(0);
+                return Err(format!(
+                    "working out every hand a table of {seats} can show under these rules takes longer than {} s: use fewer seats or house rules",
+                    BOOK_TIME.as_secs()
+                ));
+            }
+        };
         let book = Arc::new(built);
         let mut books = self.books.lock().unwrap_or_else(PoisonError::into_inner);
         if books.len() >= BOOKS {

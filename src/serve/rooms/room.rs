@@ -489,6 +489,8 @@ async fn lobby_and_games(room: &mut Room, rx: &mut mpsc::Receiver<Command>) {
             }
         };
         let settings = room.settings.clone();
+        let preparing = json!({"type": "preparing"});
+        room.broadcast(&preparing);
         let book = match room.rooms.book(settings.rules, settings.seats).await {
             Ok(book) => book,
             Err(e) => {
