@@ -478,31 +478,39 @@ pub(super) async fn socket(
             );
         }
     };
-    let (out_tx, out_rx) = mpsc::channel(room::QUEUE);
+    // The token is checked before the upgrade (a stranger gets 403), and
+    // the seat taken only once the connection is open, so a handshake that
+    // never completes leaves no phantom in the room.
     let (reply, answer) = oneshot::channel();
-    if room
-        .send(Command::Connect {
-            token,
-            out: out_tx,
-            reply,
-        })
-        .await
-        .is_err()
-    {
+    if room.send(Command::Knows { token, reply }).await.is_err() {
         return refuse(StatusCode::NOT_FOUND, "the room has closed");
     }
-    let Ok(Some((conn, _seat))) = answer.await else {
+    if answer.await != Ok(true) {
         return failed(
             &rooms,
             ip,
             StatusCode::FORBIDDEN,
             "no seat of this room has this token, or the room is full",
         );
-    };
+    }
     upgrade
         .max_message_size(16 * MAX_MESSAGE)
         .max_frame_size(16 * MAX_MESSAGE)
-        .on_upgrade(move |ws| connection(ws, room, conn, out_rx))
+        .on_upgrade(move |ws| async move {
+            let (out_tx, out_rx) = mpsc::channel(room::QUEUE);
+            let (reply, answer) = oneshot::channel();
+            let asked = room.send(Command::Connect {
+                token,
+                out: out_tx,
+                reply,
+            });
+            if asked.await.is_err() {
+                return;
+            }
+            if let Ok(Some((conn, _seat))) = answer.await {
+                connection(ws, room, conn, out_rx).await;
+            }
+        })
 }
 
 /// One connection: what it sends goes to the room, read and timestamped

@@ -78,6 +78,12 @@ pub(crate) enum Command {
         out: mpsc::Sender<Arc<str>>,
         reply: oneshot::Sender<Option<(u64, Option<usize>)>>,
     },
+    /// Whether a connection with this token (or a table view) would be
+    /// taken now.
+    Knows {
+        token: Option<Token>,
+        reply: oneshot::Sender<bool>,
+    },
     Disconnect {
         conn: u64,
     },
@@ -426,6 +432,14 @@ impl Room {
             }
             Command::Connect { token, out, reply } => {
                 let _ = reply.send(self.connect(token, out, held));
+            }
+            Command::Knows { token, reply } => {
+                let seat_known = token.is_none_or(|t| {
+                    self.seats
+                        .iter()
+                        .any(|s| s.token.as_ref().is_some_and(|mine| mine.same(&t)))
+                });
+                let _ = reply.send(seat_known && self.conns.len() < MAX_CONNECTIONS);
             }
             Command::Disconnect { conn } => {
                 self.disconnect(conn);
