@@ -698,8 +698,12 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
         room.phase = Phase::Between;
         let pause_ends = settings.pause.map(|p| Instant::now() + p);
         loop {
+            // Those present who still hold cards: a player out of the game
+            // holds up no one.
             let present = room.present();
-            if present.iter().all(|s| room.ready.contains(s)) && !present.is_empty() {
+            let held = live.held();
+            let gate = present.iter().filter(|&&s| held[s] > 0);
+            if !present.is_empty() && gate.clone().all(|s| room.ready.contains(s)) {
                 break;
             }
             // With nobody present the game waits for someone to come back
