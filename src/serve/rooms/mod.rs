@@ -59,6 +59,9 @@ pub(crate) struct Rooms {
     books: Mutex<HashMap<(Rules, usize), Arc<CallBook>>>,
     /// The one place for working out a call book.
     building: Arc<tokio::sync::Semaphore>,
+    /// Tables whose book could not be worked out, and why: asked again,
+    /// they are refused at once, not worked out again.
+    failed_books: Mutex<HashMap<(Rules, usize), String>>,
     record: Option<PathBuf>,
     writing: tokio::sync::Mutex<()>,
     /// `HOST:PORT` phones on the network reach this server at (`--lan`):
@@ -74,6 +77,7 @@ impl Rooms {
             failures: Shares::new(20),
             books: Mutex::new(HashMap::new()),
             building: Arc::new(tokio::sync::Semaphore::new(1)),
+            failed_books: Mutex::new(HashMap::new()),
             record,
             writing: tokio::sync::Mutex::new(()),
             lan: std::sync::OnceLock::new(),
@@ -109,14 +113,59 @@ impl Rooms {
         if let Some(book) = cached() {
             return Ok(book);
         }
+        if let Some(why) = self
+            .failed_books
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(rules, seats))
+        {
+            return Err(why.clone());
+        }
+        match self.build_book(rules, seats).await {
+            Ok(book) => Ok(book),
+            Err((why, for_good)) => {
+                if for_good {
+                    let mut failed = self
+                        .failed_books
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    if failed.len() >= BOOKS {
+                        failed.clear();
+                    }
+                    failed.insert((rules, seats), why.clone());
+                }
+                Err(why)
+            }
+        }
+    }
+
+    /// Works out the call book of a table, one at a time, within
+    /// [`BOOK_TIME`] and [`BOOK_MEMORY`]; an error says why, and whether it
+    /// is for good (the rules) or for now (another book in the works).
+    async fn build_book(
+        &self,
+        rules: Rules,
+        seats: usize,
+    ) -> Result<Arc<CallBook>, (String, bool)> {
+        let cached = || {
+            self.books
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&(rules, seats))
+                .cloned()
+        };
         // One book is worked out at a time, within a time limit: a table of
         // six under costly rules is a sweep of every six-card hand.
         let place = tokio::time::timeout(BOOK_TIME, Arc::clone(&self.building).acquire_owned())
             .await
             .map_err(|_| {
-                "the server is working out another table's hands: try again shortly".to_string()
+                (
+                    "the server is working out another table's hands: try again shortly"
+                        .to_string(),
+                    false,
+                )
             })?
-            .map_err(|_| "the server is stopping".to_string())?;
+            .map_err(|_| ("the server is stopping".to_string(), false))?;
         if let Some(book) = cached() {
             return Ok(book);
         }
@@ -135,17 +184,28 @@ impl Rooms {
         let built = match tokio::time::timeout(BOOK_TIME, task).await {
             Ok(Ok(Ok(book))) => book,
             Ok(Ok(Err(e))) => {
-                return Err(format!(
-                    "the table's hands cannot be worked out here: {e}; use fewer seats or house rules"
+                return Err((
+                    format!(
+                        "the table's hands cannot be worked out here: {e}; use fewer seats or house rules"
+                    ),
+                    true,
                 ));
             }
-            Ok(Err(_)) => return Err("the table's hands could not be worked out".to_string()),
+            Ok(Err(_)) => {
+                return Err((
+                    "the table's hands could not be worked out".to_string(),
+                    false,
+                ));
+            }
             Err(_) => {
                 // Stopped at its next allocation; its place is freed then.
                 budget.set_limit(0);
-                return Err(format!(
-                    "working out every hand a table of {seats} can show under these rules takes longer than {} s: use fewer seats or house rules",
-                    BOOK_TIME.as_secs()
+                return Err((
+                    format!(
+                        "working out every hand a table of {seats} can show under these rules takes longer than {} s: use fewer seats or house rules",
+                        BOOK_TIME.as_secs()
+                    ),
+                    true,
                 ));
             }
         };

@@ -115,6 +115,27 @@ struct Seat {
     gone: Option<Instant>,
     /// Played for while away.
     away: bool,
+    /// Connections this seat may still open now, and when that was
+    /// counted: a seat cycling its connection cannot flood the room.
+    connects: (f64, Instant),
+}
+
+/// Connections a seat may open a minute (a burst of that many).
+const CONNECTS_PER_MINUTE: f64 = 20.0;
+
+impl Seat {
+    /// Counts one connection of this seat; `false` past its share.
+    fn may_connect(&mut self, now: Instant) -> bool {
+        let (tokens, at) = self.connects;
+        let minutes = now.saturating_duration_since(at).as_secs_f64() / 60.0;
+        let tokens = (tokens + minutes * CONNECTS_PER_MINUTE).min(CONNECTS_PER_MINUTE);
+        if tokens < 1.0 {
+            self.connects = (tokens, now);
+            return false;
+        }
+        self.connects = (tokens - 1.0, now);
+        true
+    }
 }
 
 struct Connection {
@@ -186,6 +207,7 @@ impl Room {
                 connected: 0,
                 gone: Some(Instant::now()),
                 away: false,
+                connects: (CONNECTS_PER_MINUTE, Instant::now()),
             })
             .collect();
         for (i, m) in settings.bots.iter().enumerate() {
@@ -197,6 +219,7 @@ impl Room {
                 connected: 0,
                 gone: None,
                 away: false,
+                connects: (CONNECTS_PER_MINUTE, Instant::now()),
             });
         }
         Room {
@@ -434,11 +457,15 @@ impl Room {
                 let _ = reply.send(self.connect(token, out, held));
             }
             Command::Knows { token, reply } => {
-                let seat_known = token.is_none_or(|t| {
-                    self.seats
-                        .iter()
-                        .any(|s| s.token.as_ref().is_some_and(|mine| mine.same(&t)))
-                });
+                let now = Instant::now();
+                let seat_known = match token {
+                    None => true,
+                    Some(t) => self
+                        .seats
+                        .iter_mut()
+                        .find(|s| s.token.as_ref().is_some_and(|mine| mine.same(&t)))
+                        .is_some_and(|s| s.may_connect(now)),
+                };
                 let _ = reply.send(seat_known && self.conns.len() < MAX_CONNECTIONS);
             }
             Command::Disconnect { conn } => {
@@ -577,7 +604,11 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
         }
         if live.people.is_empty() || live.people_out() && live.game.stock().is_none() {
             // Nobody left to wait for: the models finish the game.
-            live.play_on(MAX_TURNS);
+            let left = settings
+                .turns
+                .min(MAX_TURNS)
+                .saturating_sub(live.game.record().turns);
+            live.play_on(left);
             break "played out";
         }
         let Some(mut round) = live.deal() else {
