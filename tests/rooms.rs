@@ -442,6 +442,9 @@ async fn strangers_guests_and_hostile_messages_are_refused() {
         statuses.push(server.join("QQQQQQ", "x").0);
     }
     assert!(statuses.contains(&429), "{statuses:?}");
+    // Locked out, a real code is refused alike: a 429 tells nothing.
+    assert_eq!(server.join(&other, "guess").0, 429);
+    assert_eq!(server.connect(&other, "watch=1").await.err(), Some(429));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -512,4 +515,23 @@ async fn a_seat_away_is_played_for_and_given_back() {
     assert!(played_for, "the seat away was played for by the model");
     let (_back, state) = server.rejoin(&code, &tokens[1]).await;
     assert_eq!(state["you"], 1);
+}
+
+/// One address makes at most its share of rooms a minute; table views
+/// cannot take the places seats need.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_and_table_views_are_limited() {
+    let server = Server::start(&["--rooms-per-minute", "3"]);
+    let (code, host) = server.room(json!({"seats": 2}));
+    server.room(json!({"seats": 2}));
+    server.room(json!({"seats": 2}));
+    let (status, refused) = server.post("/api/v1/rooms", &json!({"seats": 2}));
+    assert_eq!(status, 429, "{refused}");
+    let mut views = Vec::new();
+    for _ in 0..8 {
+        views.push(server.connect(&code, "watch=1").await.unwrap());
+    }
+    assert_eq!(server.connect(&code, "watch=1").await.err(), Some(403));
+    let (_ws, state) = server.rejoin(&code, &host).await;
+    assert_eq!(state["you"], 0, "the host's seat is still there to take");
 }

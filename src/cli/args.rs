@@ -147,6 +147,9 @@ pub(crate) struct ServeArgs {
     /// and rooms' WebSockets); more are closed at once.
     #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) connections_per_address: u64,
+    /// How many game rooms one address may make a minute.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub(crate) rooms_per_minute: u32,
     /// The most game rooms open at once.
     #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub(crate) max_rooms: u64,

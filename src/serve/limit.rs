@@ -52,6 +52,15 @@ impl Shares {
         self.take_at(ip, Instant::now())
     }
 
+    /// Whether `ip` has spent its share for now (nothing is counted).
+    pub(super) fn spent(&self, ip: IpAddr) -> bool {
+        let now = Instant::now();
+        let buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
+        buckets
+            .get(&ip)
+            .is_some_and(|b| b.at(now, self.per_minute).tokens < 1.0)
+    }
+
     /// Gives back one search `ip` was counted for but did not run.
     pub(super) fn give_back(&self, ip: IpAddr) {
         let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);

@@ -107,6 +107,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
         solvers: Arc::default(),
         rooms: Arc::new(rooms::Rooms::new(
             usize::try_from(args.max_rooms).unwrap_or(usize::MAX),
+            args.rooms_per_minute,
             args.record.clone(),
         )),
     });
@@ -133,35 +134,29 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
     Ok(Verdict::Yes)
 }
 
+/// The page's files: path, body, type. A room's page answers at
+/// `/room/CODE` and `/room/CODE/table`.
+const FILES: [(&str, &str, &str); 10] = [
+    ("/", PAGE, "text/html; charset=utf-8"),
+    ("/app.js", SCRIPT, "text/javascript; charset=utf-8"),
+    ("/practice.js", PRACTICE, "text/javascript; charset=utf-8"),
+    ("/style.css", STYLE, "text/css; charset=utf-8"),
+    ("/sw.js", WORKER, "text/javascript; charset=utf-8"),
+    ("/manifest.json", MANIFEST, "application/manifest+json"),
+    ("/icon.svg", ICON, "image/svg+xml"),
+    ("/room/{code}", ROOM_PAGE, "text/html; charset=utf-8"),
+    ("/room/{code}/table", ROOM_PAGE, "text/html; charset=utf-8"),
+    ("/room.js", ROOM_SCRIPT, "text/javascript; charset=utf-8"),
+];
+
 /// Every path the server answers.
 fn router(shared: Arc<Shared>) -> Router {
     let time_limit = shared.time_limit;
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset(PAGE, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset(SCRIPT, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/practice.js",
-            get(|| async { asset(PRACTICE, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset(STYLE, "text/css; charset=utf-8") }),
-        )
-        .route(
-            "/sw.js",
-            get(|| async { asset(WORKER, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/manifest.json",
-            get(|| async { asset(MANIFEST, "application/manifest+json") }),
-        )
-        .route("/icon.svg", get(|| async { asset(ICON, "image/svg+xml") }))
+    let mut router = Router::new();
+    for (path, body, kind) in FILES {
+        router = router.route(path, get(move || async move { asset(body, kind) }));
+    }
+    router
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/api/v1/query", get(api::query))
@@ -175,18 +170,6 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/v1/rooms/{code}/join", post(rooms::join))
         .route("/api/v1/rooms/{code}/ws", get(rooms::socket))
         .route("/api/v1/rooms/{code}/qr.svg", get(rooms::qr))
-        .route(
-            "/room/{code}",
-            get(|| async { asset(ROOM_PAGE, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/room/{code}/table",
-            get(|| async { asset(ROOM_PAGE, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/room.js",
-            get(|| async { asset(ROOM_SCRIPT, "text/javascript; charset=utf-8") }),
-        )
         .fallback(|| async {
             Refusal {
                 status: StatusCode::NOT_FOUND,

@@ -56,6 +56,8 @@ pub(crate) struct Rooms {
     /// Each address's share of failed joins and connections (a wrong
     /// code or token): codes cannot be tried one after another.
     failures: Shares,
+    /// Each address's share of rooms made.
+    made: Shares,
     books: Mutex<HashMap<(Rules, usize), Arc<CallBook>>>,
     /// The one place for working out a call book.
     building: Arc<tokio::sync::Semaphore>,
@@ -70,11 +72,12 @@ pub(crate) struct Rooms {
 }
 
 impl Rooms {
-    pub(crate) fn new(max_rooms: usize, record: Option<PathBuf>) -> Rooms {
+    pub(crate) fn new(max_rooms: usize, rooms_per_minute: u32, record: Option<PathBuf>) -> Rooms {
         Rooms {
             map: Mutex::new(HashMap::new()),
             max_rooms,
             failures: Shares::new(20),
+            made: Shares::new(rooms_per_minute),
             books: Mutex::new(HashMap::new()),
             building: Arc::new(tokio::sync::Semaphore::new(1)),
             failed_books: Mutex::new(HashMap::new()),
@@ -264,6 +267,18 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
     .into_response()
 }
 
+/// Whether `ip` has spent its share of failures: then every join,
+/// connection and QR code it asks for is refused alike, found or not, so
+/// that a 429 tells nothing about a code.
+fn locked_out(rooms: &Rooms, ip: IpAddr) -> Option<Response> {
+    rooms.failures.spent(ip).then(|| {
+        refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many wrong room codes or tokens from this address: wait a minute",
+        )
+    })
+}
+
 /// A failed join or connection from `ip`: 404 (or 403), or 429 once its
 /// share of failures is spent.
 fn failed(rooms: &Rooms, ip: IpAddr, status: StatusCode, message: &str) -> Response {
@@ -397,7 +412,11 @@ fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
 }
 
 /// `POST /api/v1/rooms`: a room with the host in seat 0.
-pub(super) async fn create(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+pub(super) async fn create(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Bytes,
+) -> Response {
     let made = (|| {
         let params = flat(&body)?;
         let settings = settings(&params)?;
@@ -409,6 +428,12 @@ pub(super) async fn create(State(shared): State<Arc<Shared>>, body: Bytes) -> Re
         Err(refusal) => return refusal.into_response(),
     };
     let rooms = &shared.rooms;
+    if !rooms.made.take(peer.ip()) {
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "this address has made its share of rooms for now: wait a minute",
+        );
+    }
     let (Some(token), Some(mut code)) = (Token::fresh(), secret::code()) else {
         return refuse(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -451,6 +476,9 @@ pub(super) async fn join(
     body: Bytes,
 ) -> Response {
     let rooms = &shared.rooms;
+    if let Some(refused) = locked_out(rooms, peer.ip()) {
+        return refused;
+    }
     let params = match flat(&body) {
         Ok(p) => p,
         Err(refusal) => return refusal.into_response(),
@@ -509,6 +537,9 @@ pub(super) async fn socket(
 ) -> Response {
     let rooms = Arc::clone(&shared.rooms);
     let ip = peer.ip();
+    if let Some(refused) = locked_out(&rooms, ip) {
+        return refused;
+    }
     if !same_origin(&headers) {
         return refuse(
             StatusCode::FORBIDDEN,
@@ -639,6 +670,9 @@ pub(super) async fn qr(
     headers: HeaderMap,
 ) -> Response {
     let rooms = &shared.rooms;
+    if let Some(refused) = locked_out(rooms, peer.ip()) {
+        return refused;
+    }
     let Some(code) = secret::read_code(&code).filter(|c| rooms.get(c).is_some()) else {
         return failed(
             rooms,

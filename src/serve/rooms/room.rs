@@ -40,6 +40,8 @@ pub(crate) const QUEUE: usize = 256;
 /// The most connections a room holds (each seat on a few devices, and
 /// table views).
 const MAX_CONNECTIONS: usize = 48;
+/// The most table views among them: views cannot take the seats' places.
+const MAX_VIEWS: usize = 8;
 
 /// What the host chose.
 #[derive(Clone, Debug)]
@@ -370,7 +372,8 @@ impl Room {
         out: mpsc::Sender<Arc<str>>,
         held: Option<&[usize]>,
     ) -> Option<(u64, Option<usize>)> {
-        if self.conns.len() >= MAX_CONNECTIONS {
+        let views = self.conns.iter().filter(|c| c.seat.is_none()).count();
+        if self.conns.len() >= MAX_CONNECTIONS || (token.is_none() && views >= MAX_VIEWS) {
             return None;
         }
         let seat = match token {
@@ -458,8 +461,9 @@ impl Room {
             }
             Command::Knows { token, reply } => {
                 let now = Instant::now();
+                let views = self.conns.iter().filter(|c| c.seat.is_none()).count();
                 let seat_known = match token {
-                    None => true,
+                    None => views < MAX_VIEWS,
                     Some(t) => self
                         .seats
                         .iter_mut()
