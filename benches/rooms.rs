@@ -249,6 +249,8 @@ fn main() {
             "5000",
             "--connections-per-address",
             "100000",
+            "--rooms-per-minute",
+            "100000",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
