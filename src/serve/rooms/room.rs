@@ -563,10 +563,13 @@ fn seat_models(room: &Room) -> Vec<Model> {
 /// Plays one game; `false` when the room ends during it.
 async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &CallBook) -> bool {
     let settings = room.settings.clone();
-    let seed =
-        prime_solve::Rng::new(u64::from(room.games) ^ room.created.elapsed().as_nanos() as u64)
-            .next_u64()
-            ^ getrandom::u64().unwrap_or(0);
+    // Each game's deal from the operating system's random source (the
+    // clock, should it fail).
+    let seed = getrandom::u64().unwrap_or_else(|_| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(u64::from(room.games), |d| d.as_nanos() as u64)
+    });
     let mut rng = Rng::new(seed);
     let game: Box<dyn Game> = if settings.seats == 2 {
         Box::new(Duel::deal(&mut rng))
