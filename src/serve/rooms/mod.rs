@@ -267,16 +267,23 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
     .into_response()
 }
 
-/// Whether `ip` has spent its share of failures: then every join,
-/// connection and QR code it asks for is refused alike, found or not, so
-/// that a 429 tells nothing about a code.
-fn locked_out(rooms: &Rooms, ip: IpAddr) -> Option<Response> {
-    rooms.failures.spent(ip).then(|| {
-        refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many wrong room codes or tokens from this address: wait a minute",
-        )
-    })
+/// The room `code` names, as asked by `ip`: its code read as typed and
+/// its channel. An address that has spent its share of failures is
+/// refused alike whether the code is a room's or not (429), so that a
+/// refusal tells nothing about a code; an unknown code is a failure (404).
+fn find(rooms: &Rooms, ip: IpAddr, code: &str) -> Result<(String, mpsc::Sender<Command>), Refusal> {
+    if rooms.failures.spent(ip) {
+        return Err(locked_out());
+    }
+    let found = secret::read_code(code).and_then(|c| rooms.get(&c).map(|room| (c, room)));
+    match found {
+        Some(found) => Ok(found),
+        None if rooms.failures.take(ip) => Err(Refusal {
+            status: StatusCode::NOT_FOUND,
+            message: "no room has this code".into(),
+        }),
+        None => Err(locked_out()),
+    }
 }
 
 /// A failed join or connection from `ip`: 404 (or 403), or 429 once its
@@ -285,10 +292,15 @@ fn failed(rooms: &Rooms, ip: IpAddr, status: StatusCode, message: &str) -> Respo
     if rooms.failures.take(ip) {
         refuse(status, message)
     } else {
-        refuse(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many wrong room codes or tokens from this address: wait a minute",
-        )
+        locked_out().into_response()
+    }
+}
+
+/// The refusal of an address that has spent its share of failures.
+fn locked_out() -> Refusal {
+    Refusal {
+        status: StatusCode::TOO_MANY_REQUESTS,
+        message: "too many wrong room codes or tokens from this address: wait a minute".into(),
     }
 }
 
@@ -475,10 +487,10 @@ pub(super) async fn join(
     Path(code): Path<String>,
     body: Bytes,
 ) -> Response {
-    let rooms = &shared.rooms;
-    if let Some(refused) = locked_out(rooms, peer.ip()) {
-        return refused;
-    }
+    let room = match find(&shared.rooms, peer.ip(), &code) {
+        Ok((_, room)) => room,
+        Err(refused) => return refused.into_response(),
+    };
     let params = match flat(&body) {
         Ok(p) => p,
         Err(refusal) => return refusal.into_response(),
@@ -486,14 +498,6 @@ pub(super) async fn join(
     let name = match name(&params, "") {
         Ok(n) => n,
         Err(refusal) => return refusal.into_response(),
-    };
-    let Some(room) = secret::read_code(&code).and_then(|c| rooms.get(&c)) else {
-        return failed(
-            rooms,
-            peer.ip(),
-            StatusCode::NOT_FOUND,
-            "no room has this code",
-        );
     };
     let (reply, answer) = oneshot::channel();
     if room.send(Command::Join { name, reply }).await.is_err() {
@@ -537,17 +541,15 @@ pub(super) async fn socket(
 ) -> Response {
     let rooms = Arc::clone(&shared.rooms);
     let ip = peer.ip();
-    if let Some(refused) = locked_out(&rooms, ip) {
-        return refused;
-    }
     if !same_origin(&headers) {
         return refuse(
             StatusCode::FORBIDDEN,
             "a page of another site cannot join a room here",
         );
     }
-    let Some(room) = secret::read_code(&code).and_then(|c| rooms.get(&c)) else {
-        return failed(&rooms, ip, StatusCode::NOT_FOUND, "no room has this code");
+    let room = match find(&rooms, ip, &code) {
+        Ok((_, room)) => room,
+        Err(refused) => return refused.into_response(),
     };
     let token = match (params.get("token"), params.get("watch")) {
         (Some(t), _) => match Token::parse(t) {
@@ -670,16 +672,9 @@ pub(super) async fn qr(
     headers: HeaderMap,
 ) -> Response {
     let rooms = &shared.rooms;
-    if let Some(refused) = locked_out(rooms, peer.ip()) {
-        return refused;
-    }
-    let Some(code) = secret::read_code(&code).filter(|c| rooms.get(c).is_some()) else {
-        return failed(
-            rooms,
-            peer.ip(),
-            StatusCode::NOT_FOUND,
-            "no room has this code",
-        );
+    let code = match find(rooms, peer.ip(), &code) {
+        Ok((code, _)) => code,
+        Err(refused) => return refused.into_response(),
     };
     let host = rooms
         .lan
