@@ -259,7 +259,7 @@ pub fn exact(without: &Analysis, with: &Analysis) -> Exact {
                     let fails = h.primes.is_empty();
                     e.failing[side] += u64::from(fails);
                     e.single_prime[side] += u64::from(h.primes.len() == 1);
-                    e.hard[side] += u64::from(h.difficulty().is_some_and(Difficulty::is_hard));
+                    e.hard[side] += u64::from(h.difficulty.is_some_and(Difficulty::is_hard));
                     primes[side] += h.primes.len() as u128;
                     if let Some(s) = &h.simplest {
                         weight[side] += u128::from(s.weight);
@@ -285,13 +285,7 @@ pub fn exact(without: &Analysis, with: &Analysis) -> Exact {
         Ratio::new(weight[1], weighed[1].max(1)),
     ];
     let mut hands: Vec<&HandResult> = with.hands.iter().filter(|h| h.simplest.is_some()).collect();
-    hands.sort_by_key(|h| {
-        (
-            std::cmp::Reverse(h.simplest.as_ref().map_or(0, |s| s.weight)),
-            h.primes.len(),
-            h.hand,
-        )
-    });
+    hands.sort_by_key(|h| (h.difficulty.map_or(u128::MAX, |d| d.ease), h.hand));
     e.hardest = hands.into_iter().take(3).cloned().collect();
     e
 }
@@ -362,7 +356,8 @@ pub fn advise(
     let model = |name: &str| plan.models.get(name).map_err(SimError::Model);
     let (expert, club, novice) = (model("expert")?, model("club")?, model("novice")?);
     let base = as_written();
-    let without = analyze(base, 3, budget, &|_| {})?;
+    let mut without = analyze(base, 3, budget, &|_| {})?;
+    without.count_ways(budget)?;
     let sim = |rules: Rules, players: Vec<Model>| Simulation {
         rules,
         players,
@@ -382,7 +377,8 @@ pub fn advise(
     let base_mixed = summary(&sim(base, mixed.clone()))?;
     let mut out = Vec::new();
     for rule in proposals() {
-        let with = analyze(rule.rules, 3, budget, &|_| {})?;
+        let mut with = analyze(rule.rules, 3, budget, &|_| {})?;
+        with.count_ways(budget)?;
         let exact = exact(&without, &with);
         let mut lineups = Vec::new();
         let mut lineup = |name, players: Vec<Model>, base_summary: Summary, unaware_seat| {

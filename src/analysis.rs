@@ -34,53 +34,7 @@ pub struct Witnessed {
     pub weight: u16,
 }
 
-/// How hard a hand is to call: the weight of its simplest witness and how
-/// many primes it makes. A hand is *hard* when that witness weighs at least
-/// [`Difficulty::hard_weight`] (for three cards 4: two × or ÷, or a power
-/// with another operation) or it makes at most
-/// [`Difficulty::HARD_PRIMES`] primes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Difficulty {
-    /// `None` when the hand makes no prime.
-    pub weight: Option<u16>,
-    pub primes: usize,
-    /// The hand's cards.
-    pub cards: usize,
-}
-
-impl Difficulty {
-    pub const HARD_PRIMES: usize = 2;
-
-    /// The least weight of a hard quickest call of `cards` cards: two more
-    /// than the lightest, all + and − (`cards` − 1), so that it takes two
-    /// × or ÷ (or a heavier operation) whatever the hand's size; with a
-    /// fixed 4, every hand of five cards or more was hard.
-    ///
-    /// ```
-    /// use prime_solve::analysis::Difficulty;
-    /// assert_eq!(Difficulty::hard_weight(3), 4);
-    /// assert_eq!(Difficulty::hard_weight(5), 6);
-    /// ```
-    pub fn hard_weight(cards: usize) -> u16 {
-        u16::try_from(cards).map_or(u16::MAX, |k| k.saturating_add(1))
-    }
-
-    /// ```
-    /// use prime_solve::analysis::Difficulty;
-    /// let three = |weight, primes| Difficulty { weight, primes, cards: 3 };
-    /// assert!(three(Some(4), 6).is_hard());
-    /// assert!(three(Some(1), 2).is_hard());
-    /// assert!(!three(Some(2), 5).is_hard());
-    /// // Four + and − over five cards: the lightest there is.
-    /// assert!(!Difficulty { weight: Some(4), primes: 9, cards: 5 }.is_hard());
-    /// ```
-    pub fn is_hard(self) -> bool {
-        self.primes <= Self::HARD_PRIMES
-            || self
-                .weight
-                .is_some_and(|w| w >= Self::hard_weight(self.cards))
-    }
-}
+pub use crate::ways::Difficulty;
 
 impl Witnessed {
     /// The witness as printed in `style`.
@@ -127,6 +81,13 @@ pub struct HandResult {
     pub bound_may_hide: Option<bool>,
     /// Every value a failing hand makes (empty for other hands).
     pub values: Vec<Value>,
+    /// How many essentially different ways make each prime of `primes`
+    /// ([`crate::ways`]); empty where they were not counted
+    /// ([`Analysis::count_ways`]).
+    pub ways: Vec<u64>,
+    /// How hard the hand is to call, from its ways; `None` where they were
+    /// not counted.
+    pub difficulty: Option<Difficulty>,
 }
 
 impl HandResult {
@@ -141,16 +102,6 @@ impl HandResult {
     /// How many primes the hand makes, if they were counted.
     pub fn prime_count(&self) -> Option<usize> {
         self.beyond.map(|b| self.primes.len() + b)
-    }
-
-    /// How hard the hand is to call (under the rule set it was solved
-    /// for); `None` where its primes were not counted.
-    pub fn difficulty(&self) -> Option<Difficulty> {
-        Some(Difficulty {
-            weight: self.simplest.as_ref().map(|c| c.weight),
-            primes: self.prime_count()?,
-            cards: self.hand.len(),
-        })
     }
 }
 
@@ -685,6 +636,8 @@ fn solve(
                 pruned: pruned(&m),
                 bound_may_hide: bound_may_hide(&m),
                 values: Vec::new(),
+                ways: Vec::new(),
+                difficulty: None,
             });
             continue;
         }
@@ -721,12 +674,48 @@ fn solve(
             bound_may_hide: bound_may_hide(&m),
             primes: listed,
             values,
+            ways: Vec::new(),
+            difficulty: None,
         });
     }
     Ok(results)
 }
 
 impl Analysis {
+    /// Counts the ways to each prime of every hand, and each hand's
+    /// difficulty from them, where [`crate::ways::counted`] says they are
+    /// counted for these rules and cards (the hands in parallel).
+    ///
+    /// ```
+    /// use prime_solve::{Budget, Rules};
+    /// use prime_solve::analysis::analyze;
+    /// let mut a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
+    /// a.count_ways(&Budget::unlimited())?;
+    /// let h = a.hands.iter().find(|h| h.hand.values() == [4, 6, 8]).unwrap();
+    /// assert_eq!((h.primes.as_slice(), h.ways.as_slice()), (&[2, 3][..], &[3, 1][..]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`crate::ways::WaysError`] where a hand's count passes its limits.
+    pub fn count_ways(&mut self, budget: &Arc<Budget>) -> Result<(), crate::ways::WaysError> {
+        if !crate::ways::counted(&self.rules, self.cards) || self.screen.is_some() {
+            return Ok(());
+        }
+        let rules = self.rules;
+        self.hands.par_iter_mut().try_for_each(|h| {
+            let ways = crate::ways::Ways::count(h.hand, &rules, Arc::clone(budget))?;
+            h.ways = h.primes.iter().map(|&p| ways.count_of(p) as u64).collect();
+            h.difficulty = Some(ways.difficulty());
+            Ok(())
+        })
+    }
+
+    /// Whether the hands' ways were counted.
+    pub fn ways_counted(&self) -> bool {
+        self.hands.iter().all(|h| h.difficulty.is_some()) && !self.hands.is_empty()
+    }
+
     /// The memory the results hold, roughly ([`HandResult::held_bytes`]).
     pub fn held_bytes(&self) -> u64 {
         self.hands.iter().map(HandResult::held_bytes).sum()

@@ -48,6 +48,7 @@ mod rules;
 mod stats;
 mod style;
 pub mod text;
+pub mod ways;
 
 pub use arith::{BinOp, Eval, Func, Value};
 pub use card::{CARD_FORMS, Card, CardError, Rank, Suit};

@@ -2,7 +2,6 @@
 //! the referee's ruling on a player's claim, and the score and summary of
 //! a drill. Pure: the CLI reads the claims and keeps the clock.
 
-use crate::analysis::Difficulty;
 use crate::arith::Value;
 use crate::card::{Card, Rank, Suit};
 use crate::engine::SolveError;
@@ -153,18 +152,6 @@ impl Answers {
         self.primes.last()
     }
 
-    /// Whether the drill's `--hard` deals this hand ([`Difficulty::is_hard`]:
-    /// a heavy simplest witness, or few primes; a hand that makes none is
-    /// hard too).
-    pub fn is_hard(&self) -> bool {
-        Difficulty {
-            weight: self.simplest().map(|a| a.weight),
-            primes: self.primes.len(),
-            cards: self.hand.len(),
-        }
-        .is_hard()
-    }
-
     /// The primes for hints, easiest first: by witness weight, then value.
     pub fn hints(&self) -> Vec<Value> {
         let mut order: Vec<&Answer> = self.primes.iter().collect();
@@ -298,6 +285,33 @@ impl Summary {
     }
 }
 
+/// The hands `--hard` deals: every hand of `cards` cards the pack deals
+/// that is hard by its ways ([`crate::ways::Difficulty::is_hard`]),
+/// ascending; `None` where the ways are not counted for these rules and
+/// cards ([`crate::ways::counted`]).
+///
+/// # Errors
+/// [`crate::ways::WaysError`] where a hand's count passes its limits.
+pub fn hard_hands(
+    rules: &Rules,
+    cards: usize,
+    budget: &std::sync::Arc<crate::engine::Budget>,
+) -> Result<Option<Vec<Hand>>, crate::ways::WaysError> {
+    use rayon::prelude::*;
+    if !crate::ways::counted(rules, cards) {
+        return Ok(None);
+    }
+    let (dealt, _) = crate::deck::deal(cards, rules.faces);
+    let judged: Vec<Option<Hand>> = dealt
+        .par_iter()
+        .map(|d| {
+            let ways = crate::ways::Ways::count(d.hand, rules, std::sync::Arc::clone(budget))?;
+            Ok(ways.difficulty().is_hard().then_some(d.hand))
+        })
+        .collect::<Result<_, crate::ways::WaysError>>()?;
+    Ok(Some(judged.into_iter().flatten().collect()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,8 +391,26 @@ mod tests {
     }
 
     #[test]
-    fn hard_hands() {
-        assert!(answers(&[4, 6, 8]).is_hard());
-        assert!(!answers(&[2, 3, 6]).is_hard());
+    fn hard_hands_are_the_hard_ones_the_pack_deals() {
+        let budget = crate::engine::Budget::unlimited();
+        let hard = super::hard_hands(&Rules::default(), 3, &budget)
+            .unwrap()
+            .unwrap();
+        let (dealt, _) = crate::deck::deal(3, Faces::Five);
+        assert!(!hard.is_empty() && hard.len() < dealt.len());
+        for d in &dealt {
+            let ways = crate::ways::Ways::count(d.hand, &Rules::default(), budget.clone()).unwrap();
+            assert_eq!(
+                hard.contains(&d.hand),
+                ways.difficulty().is_hard(),
+                "{}",
+                d.hand
+            );
+        }
+        // Five cards: the ways are not counted, so nothing is judged.
+        assert_eq!(
+            super::hard_hands(&Rules::default(), 5, &budget).unwrap(),
+            None
+        );
     }
 }

@@ -95,6 +95,13 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<Verdict> {
         (analyses, Vec::new())
     };
     bar.finish_and_clear();
+    // The ways to each prime, where they are counted (three cards, four
+    // without functions).
+    let mut analyses = analyses;
+    if !args.no_ways {
+        let _spinner = super::Spinner::start("counting the ways", args.work.quiet);
+        pool.install(|| analyses.iter_mut().try_for_each(|a| a.count_ways(budget)))?;
+    }
     let detail = if args.summaries_only {
         report::Detail::Summaries
     } else {

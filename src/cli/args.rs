@@ -377,6 +377,15 @@ impl StyleArgs {
     }
 }
 
+/// What `query --ways` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum WaysShown {
+    /// How many ways make each prime.
+    Count,
+    /// One example of each way, simplest first.
+    All,
+}
+
 /// Whether a query's witnesses come worked, one operation a line.
 #[derive(Args)]
 pub(crate) struct StepsArgs {
@@ -475,6 +484,12 @@ pub(crate) struct QueryArgs {
     pub(crate) values: bool,
     #[command(flatten)]
     pub(crate) steps: StepsArgs,
+    /// Count the essentially different ways to make each prime (`--ways`),
+    /// or list one example of each, simplest first (`--ways all`); and the
+    /// hand's difficulty from them. Two ways are one when they compute the
+    /// same function of the cards: 6 × 4 ÷ 8 is 6 ÷ (8 ÷ 4).
+    #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "count", value_enum)]
+    pub(crate) ways: Option<WaysShown>,
     #[command(flatten)]
     pub(crate) hand: HandArgs,
     #[command(flatten)]
@@ -541,6 +556,12 @@ pub(crate) struct AnalyzeArgs {
     /// lists hundreds of megabytes of primes).
     #[arg(long)]
     pub(crate) summaries_only: bool,
+    /// Do not count the essentially different ways to each prime (counted
+    /// by default for three cards, and four without functions: the `ways`
+    /// and `difficulty` columns of hands.csv and the hardest hands of the
+    /// summaries).
+    #[arg(long)]
+    pub(crate) no_ways: bool,
     /// Print the answers as text, or as one JSON object (see docs/guide.md).
     #[arg(short, long, value_enum, default_value = "text")]
     pub(crate) format: Format,
@@ -796,9 +817,11 @@ pub(crate) struct PracticeArgs {
     /// Seconds to answer; when they run out the hand counts as a pass.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
-    /// Deal only hard hands: the simplest witness weighs 4 or more (two × or
-    /// ÷, say; with more cards, one more a card), or the hand makes at most
-    /// two primes.
+    /// Deal only hard hands, as often as the pack deals each: hands whose
+    /// essentially different ways to every prime are few and heavy (a
+    /// difficulty of 2.0 or more for three cards, 1.0 for four; see
+    /// `query --ways`), or that make no prime. Three cards, or four without
+    /// functions.
     #[arg(long)]
     pub(crate) hard: bool,
     /// Append one CSV row per hand to FILE (time, cards, hand, rules, claim,

@@ -131,13 +131,17 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
     let k = usize::from(args.cards);
     // The first hand is dealt before anything is printed, so that a
     // `--hard` no hand can meet is refused in one line.
-    let mut judged = args.hard.then(|| Judged::new(k, rules.faces));
+    let judged = if args.hard {
+        Some(Judged::new(&rules, k)?)
+    } else {
+        None
+    };
     // A hand under heavy rules can take a while to solve: a spinner then.
-    let next_hand = |judged: Option<&mut Judged>, rng: &mut Rng| {
+    let next_hand = |judged: Option<&Judged>, rng: &mut Rng| {
         let _spinner = Spinner::start("dealing", json);
         deal_round(&solver, k, judged, rng)
     };
-    let mut first = Some(next_hand(judged.as_mut(), &mut rng)?);
+    let mut first = Some(next_hand(judged.as_ref(), &mut rng)?);
     if !json {
         let mut intro = format!(
             "Practice: {} under {rules}{}, seed {seed}.\n",
@@ -151,7 +155,7 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
     'drill: for n in 1..=args.rounds {
         let (cards, answers) = match first.take() {
             Some(dealt) => dealt,
-            None => next_hand(judged.as_mut(), &mut rng)?,
+            None => next_hand(judged.as_ref(), &mut rng)?,
         };
         if !json {
             print(&format!(
@@ -249,60 +253,50 @@ fn clock_seed() -> u64 {
         % 1_000_000
 }
 
-/// Which hands `--hard` has judged, so that each is solved once however
-/// often it comes up, and how many different hands the pack deals.
+/// The hands `--hard` deals, judged once before the first deal.
 struct Judged {
-    hard: rustc_hash::FxHashMap<Hand, bool>,
-    hands: usize,
+    hard: rustc_hash::FxHashSet<Hand>,
 }
 
 impl Judged {
-    fn new(k: usize, faces: Faces) -> Judged {
-        Judged {
-            hard: rustc_hash::FxHashMap::default(),
-            hands: prime_solve::deal(k, faces).0.len(),
+    /// Refused, before anything is dealt, where the ways are not counted
+    /// or no hand is hard.
+    fn new(rules: &prime_solve::Rules, k: usize) -> Result<Judged> {
+        let budget = super::memory::budget();
+        let Some(hard) = prime_solve::practice::hard_hands(rules, k, budget)? else {
+            anyhow::bail!(
+                "--hard judges a hand by its ways to every prime, counted for three cards and \
+                 for four without functions; drop --hard"
+            );
+        };
+        if hard.is_empty() {
+            anyhow::bail!(
+                "no hand is hard under these rules: {}; drop --hard",
+                Difficulty::explain(k, false)
+            );
         }
+        Ok(Judged {
+            hard: hard.into_iter().collect(),
+        })
     }
 }
 
-/// Deals a hand; with `hard`, the first hard one. Refused where no hand
-/// is hard (every hand the pack deals judged), or none came up in
-/// 10,000 deals.
+/// Deals a hand; with `hard`, the first hard one the pack deals, so that
+/// hard hands come as often, relative to each other, as the pack deals
+/// them (at least one hand is hard: [`Judged::new`]).
 fn deal_round(
     solver: &Solver,
     k: usize,
-    hard: Option<&mut Judged>,
+    hard: Option<&Judged>,
     rng: &mut Rng,
 ) -> Result<(Vec<Card>, Answers)> {
     let faces = solver.rules().faces;
-    let Some(judged) = hard else {
+    loop {
         let (cards, hand) = deal(k, faces, rng);
-        return Ok((cards, Answers::of(solver, hand)?));
-    };
-    for _ in 0..10_000 {
-        let (cards, hand) = deal(k, faces, rng);
-        let is_hard = match judged.hard.get(&hand) {
-            Some(&h) => h,
-            None => {
-                let h = Answers::of(solver, hand)?.is_hard();
-                judged.hard.insert(hand, h);
-                h
-            }
-        };
-        if is_hard {
+        if hard.is_none_or(|h| h.hard.contains(&hand)) {
             return Ok((cards, Answers::of(solver, hand)?));
         }
-        if judged.hard.len() == judged.hands {
-            anyhow::bail!(
-                "no hand is hard under these rules: every one of the {} hands makes more than \
-                 {} primes, the quickest weighing less than {}; drop --hard",
-                judged.hands,
-                Difficulty::HARD_PRIMES,
-                Difficulty::hard_weight(k)
-            );
-        }
     }
-    anyhow::bail!("no hard hand came up in 10,000 deals; drop --hard")
 }
 
 fn show_cards(cards: &[Card], style: Style) -> String {

@@ -9,7 +9,9 @@ use prime_solve::report::json;
 use prime_solve::text::plural;
 use prime_solve::{Solver, Want};
 
-use super::args::{Format, QueryArgs, parse_hand};
+use prime_solve::ways::Ways;
+
+use super::args::{Format, QueryArgs, WaysShown, parse_hand};
 use super::{Spinner, Verdict, print_with};
 
 pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
@@ -39,10 +41,39 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         answer.written(style, extra)?
     };
     let found = !primes.is_empty();
+    let ways = match args.ways {
+        Some(_) => {
+            let spinner = Spinner::start("counting the ways", false);
+            let mut ways = Ways::count(hand, &rules, Arc::clone(super::memory::budget())).map_err(
+                |e| match e {
+                    prime_solve::ways::WaysError::TooMuch { .. } => {
+                        anyhow::anyhow!("{e}; drop --ways to list the primes alone")
+                    }
+                    other => other.into(),
+                },
+            )?;
+            drop(spinner);
+            // The witness shown above leads its way's examples.
+            for p in answer.primes() {
+                if let Some(w) = answer.witness(p) {
+                    ways.prefer(p, &w);
+                }
+            }
+            Some(ways)
+        }
+        None => None,
+    };
+    let all = args.ways == Some(WaysShown::All);
     match args.output.format {
         Format::Json => print_with(|out| {
-            serde_json::to_writer_pretty(&mut *out, &json::query(&answer, &primes))
-                .map_err(io::Error::from)?;
+            match &ways {
+                Some(ways) => serde_json::to_writer_pretty(
+                    &mut *out,
+                    &json::query_with_ways(&answer, &primes, ways, all, style),
+                ),
+                None => serde_json::to_writer_pretty(&mut *out, &json::query(&answer, &primes)),
+            }
+            .map_err(io::Error::from)?;
             writeln!(out)
         })?,
         Format::Text => print_with(|out| {
@@ -53,14 +84,41 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
                 Some(top) => {
                     let width = top.value.to_string().len();
                     writeln!(out, "{}:", plural(primes.len(), "prime", "primes"))?;
+                    let witness_width = primes.iter().map(|p| p.witness.chars().count()).max();
                     for p in &primes {
-                        writeln!(out, "  {:>width$} = {}", p.value, p.witness)?;
+                        match &ways {
+                            None => writeln!(out, "  {:>width$} = {}", p.value, p.witness)?,
+                            Some(ways) => {
+                                let of = ways.of(p.value).unwrap_or_default();
+                                writeln!(
+                                    out,
+                                    "  {:>width$} = {:<ww$}   {}",
+                                    p.value,
+                                    p.witness,
+                                    plural(of.len(), "way", "ways"),
+                                    ww = witness_width.unwrap_or(0)
+                                )?;
+                                for w in of.iter().skip(1).filter(|_| all) {
+                                    writeln!(out, "  {:>width$} = {}", "", w.expr.render(style))?;
+                                }
+                            }
+                        }
                         for step in p.steps.iter().flatten() {
                             writeln!(out, "  {:>width$}   {step}", "")?;
                         }
                     }
                     writeln!(out, "highest prime: {} = {}", top.value, top.witness)?;
                 }
+            }
+            if let Some(ways) = &ways {
+                let d = ways.difficulty();
+                writeln!(
+                    out,
+                    "difficulty: {}{} (lower is easier: all the ways together are as easy to find as one way of that weight, + − 1, × ÷ 2, ^ 3, ...)",
+                    d.score()
+                        .map_or("no prime".to_string(), |s| format!("{s:.1}")),
+                    if d.is_hard() { ", hard" } else { "" }
+                )?;
             }
             if let Some(n) = pruned.filter(|&n| n > 0) {
                 writeln!(

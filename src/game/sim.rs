@@ -402,6 +402,8 @@ pub enum SimError {
     Rules(#[from] RulesError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error(transparent)]
+    Ways(#[from] crate::ways::WaysError),
     /// The games' records would not fit: `bytes` against the budget's
     /// `limit`, or (`machine`) the machine refused them below it.
     #[error(

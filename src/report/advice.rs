@@ -238,13 +238,14 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
          combination is played with the rule and resolved again without it on the same \
          draws, so \"combinations changed\" counts turns whose outcome the rule alone \
          decides. Intervals are 95% (bootstrap for turns, Wilson for wins). A deal is *hard* \
-         when its quickest call weighs 4 or more or it makes at most two primes.\n",
+         as in the reports of each rule set: {}\n",
         base.name(),
         base.describe(),
         crate::text::number(usize::try_from(deals).unwrap_or(usize::MAX)),
         plural(plan.games, "game", "games"),
         plan.seed,
-        models_used(&plan.models)
+        models_used(&plan.models),
+        crate::analysis::Difficulty::explain(3, style.ascii)
     );
     let _ = writeln!(out, "## At a glance\n");
     let _ = writeln!(
@@ -340,19 +341,21 @@ fn details(a: &Advice, style: Style, out: &mut String) {
         .iter()
         .filter_map(|h| {
             let s = h.simplest.as_ref()?;
+            let ways: u64 = h.ways.iter().sum();
             Some(format!(
-                "{} ({}, quickest {} = {}, weight {})",
+                "{} ({}, {}, quickest {} = {}, difficulty {})",
                 h.hand,
                 plural(h.primes.len(), "prime", "primes"),
+                plural(usize::try_from(ways).unwrap_or(usize::MAX), "way", "ways"),
                 s.prime,
                 s.say(style),
-                s.weight
+                crate::report::csv::difficulty(h.difficulty)
             ))
         })
         .collect();
     let _ = writeln!(
         out,
-        "- Hardest hands (heaviest quickest call, then fewest primes): {}.\n",
+        "- Hardest hands (by difficulty): {}.\n",
         hardest.join("; ")
     );
     let _ = writeln!(

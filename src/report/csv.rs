@@ -5,12 +5,13 @@ use crate::report::list;
 use crate::style::Style;
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 11] = [
+pub const COLUMNS: [&str; 12] = [
     "hand",
     "weight",
     "probability",
     "prime_count",
     "primes",
+    "ways",
     "highest_prime",
     "highest_witness",
     "simplest_prime",
@@ -36,28 +37,30 @@ pub fn hands(a: &Analysis, style: Style) -> String {
             weight.decimal(8),
             h.prime_count().map(|n| n.to_string()).unwrap_or_default(),
             list(&h.primes),
+            list(&h.ways),
             hp,
             hw,
             sp,
             sw,
             h.pruned.map(|n| n.to_string()).unwrap_or_default(),
-            difficulty(h.difficulty()),
+            difficulty(h.difficulty),
         ])
         .expect("writing to memory");
     }
     String::from_utf8(out.into_inner().expect("writing to memory")).expect("UTF-8 fields")
 }
 
-/// The `difficulty` field: the simplest witness's weight, with `hard` for a
-/// hard hand (`4 hard`, `2`, `1 hard` for a hand with few primes, `hard`
-/// for one with none; empty where the primes were not counted).
+/// The `difficulty` field: the hand's difficulty from its ways
+/// ([`Difficulty`]) to one decimal, with `hard` for a hard hand (`4.0
+/// hard`, `0.8`, `hard` for a hand with no prime; empty where the ways
+/// were not counted).
 pub fn difficulty(d: Option<Difficulty>) -> String {
     let Some(d) = d else {
         return String::new();
     };
-    match (d.weight, d.is_hard()) {
-        (Some(w), true) => format!("{w} hard"),
-        (Some(w), false) => w.to_string(),
+    match (d.score(), d.is_hard()) {
+        (Some(s), true) => format!("{s:.1} hard"),
+        (Some(s), false) => format!("{s:.1}"),
         (None, _) => "hard".to_string(),
     }
 }

@@ -138,6 +138,12 @@ pub struct QueryJson<'a> {
     pruned: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     values: Option<ValuesJson<'a>>,
+    /// With `--ways`: the hand's difficulty ([`crate::ways::Difficulty`]),
+    /// `null` for no prime, and whether it is hard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difficulty: Option<Option<f64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hard: Option<bool>,
 }
 
 /// A prime with its witness, in a query's list.
@@ -148,6 +154,12 @@ pub struct PrimeJson<'a> {
     witness: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     steps: Option<&'a [String]>,
+    /// With `--ways`: how many essentially different ways make it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ways: Option<usize>,
+    /// With `--ways all`: one example of each way, simplest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    way_witnesses: Option<Vec<String>>,
 }
 
 /// Each prime with its witness, as a query lists them.
@@ -159,6 +171,8 @@ fn primes_json(primes: &[Written]) -> Vec<PrimeJson<'_>> {
             value_text: p.value.to_string(),
             witness: &p.witness,
             steps: p.steps.as_deref(),
+            ways: None,
+            way_witnesses: None,
         })
         .collect()
 }
@@ -203,7 +217,30 @@ pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a>
         simplest_prime: answer.simplest_prime().map(Integer),
         pruned: answer.pruned(),
         values: answer.values().map(ValuesJson),
+        difficulty: None,
+        hard: None,
     }
+}
+
+/// A query's object with the ways to each prime (`query --ways`): each
+/// prime's count, and with `all` one example of each way in `style`.
+pub fn query_with_ways<'a>(
+    answer: &'a Answer<'_>,
+    primes: &'a [Written],
+    ways: &crate::ways::Ways,
+    all: bool,
+    style: Style,
+) -> QueryJson<'a> {
+    let mut q = query(answer, primes);
+    for p in &mut q.primes {
+        let of = ways.of(p.value.0).unwrap_or_default();
+        p.ways = Some(of.len());
+        p.way_witnesses = all.then(|| of.iter().map(|w| w.expr.render(style)).collect());
+    }
+    let d = ways.difficulty();
+    q.difficulty = Some(d.score());
+    q.hard = Some(d.is_hard());
+    q
 }
 
 /// Every hand of three cards a rule set deals, with its deals and each

@@ -37,15 +37,8 @@ fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Res
     writeln!(
         out,
         "The best call is the highest prime; the quickest is the prime with the simplest witness. \
-         Difficulty is the quickest witness's weight ({}), marked *hard* when it is {} or more \
-         or the hand makes {} primes or fewer.",
-        if style.ascii {
-            "+ - 1, * / 2, ^ 3, root sqrt ! 4, T 3, each join 3"
-        } else {
-            "+ − 1, × ÷ 2, ^ 3, root √ ! 4, T 3, each join 3"
-        },
-        Difficulty::hard_weight(a.cards),
-        Difficulty::HARD_PRIMES
+         {}",
+        Difficulty::explain(a.cards, style.ascii)
     )?;
     writeln!(out)?;
     writeln!(
@@ -61,7 +54,7 @@ fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Res
             a.weight(h).probability(),
             call(h.highest.as_ref()),
             call(h.simplest.as_ref()),
-            difficulty(h.difficulty())
+            difficulty(h.difficulty)
         )?;
     }
     writeln!(out)?;
@@ -145,7 +138,7 @@ pub fn csv(a: &Analysis, style: Style) -> String {
     for h in &a.hands {
         let [bp, bc] = Witnessed::fields(h.highest.as_ref(), style);
         let [qp, qc] = Witnessed::fields(h.simplest.as_ref(), style);
-        let hard = difficulty(h.difficulty());
+        let hard = difficulty(h.difficulty);
         out.write_record([
             h.hand.to_string(),
             a.weight(h).to_string(),

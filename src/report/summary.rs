@@ -37,6 +37,7 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
     header(a, out)?;
     failing(a, out)?;
     single(a, style, out)?;
+    hardest(a, style, out)?;
     per_deal(a, plots, out)?;
     chances(a, out)?;
     highest(a, style, out)?;
@@ -142,6 +143,82 @@ fn single(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
                 call.say(style)
             )?;
         }
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The hardest hands by their ways, and why each is hard: how many ways
+/// make its primes and how heavy they are. Only where the ways were
+/// counted.
+fn hardest(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
+    if !a.ways_counted() {
+        return Ok(());
+    }
+    writeln!(out, "## The hardest hands")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}",
+        crate::analysis::Difficulty::explain(a.cards, style.ascii)
+    )?;
+    writeln!(out)?;
+    let mut hands: Vec<_> = a.hands.iter().filter(|h| !h.primes.is_empty()).collect();
+    hands.sort_by_key(|h| {
+        (
+            h.difficulty.map_or(0, |d| d.ease),
+            std::cmp::Reverse(h.deals),
+            h.hand,
+        )
+    });
+    let hard = a
+        .hands
+        .iter()
+        .filter(|h| {
+            h.difficulty
+                .is_some_and(crate::analysis::Difficulty::is_hard)
+        })
+        .map(|h| a.weight(h))
+        .fold(crate::ratio::Ratio::ZERO, |s, w| s + w);
+    writeln!(out, "Hard deals: {}.", hard.probability())?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "| hand | probability | difficulty | why: the ways to each prime |"
+    )?;
+    writeln!(out, "|---|---|---|---|")?;
+    for h in hands.into_iter().take(10) {
+        let why: Vec<String> = h
+            .primes
+            .iter()
+            .zip(&h.ways)
+            .map(|(p, n)| {
+                format!(
+                    "{p}: {}",
+                    crate::text::plural(usize::try_from(*n).unwrap_or(usize::MAX), "way", "ways")
+                )
+            })
+            .collect();
+        let quickest = h
+            .simplest
+            .as_ref()
+            .map(|s| {
+                format!(
+                    "; quickest `{} = {}`, weight {}",
+                    s.prime,
+                    s.say(style),
+                    s.weight
+                )
+            })
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "| {} | {} | {} | {}{quickest} |",
+            h.hand,
+            a.weight(h).probability(),
+            crate::report::csv::difficulty(h.difficulty),
+            why.join(", ")
+        )?;
     }
     writeln!(out)?;
     Ok(())

@@ -41,7 +41,7 @@ fn ok(v: i128, bound: i128) -> Option<i128> {
     (v.abs() <= bound).then_some(v)
 }
 
-fn apply(op: char, a: i128, b: i128, bound: i128) -> Option<i128> {
+pub fn apply(op: char, a: i128, b: i128, bound: i128) -> Option<i128> {
     match op {
         '+' => ok(a + b, bound),
         '-' => ok(a - b, bound),
