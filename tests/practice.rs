@@ -136,20 +136,60 @@ fn hard_hands_are_hard() {
 /// dealt an easy hand after 10,000 solved deals, a minute under deep
 /// functions, while saying "hard hands only").
 #[test]
-fn hard_hands_where_there_are_none_are_refused() {
+fn hard_hands_where_their_ways_are_not_counted_are_refused() {
     let s = script("1000 pass\n");
     fails_with(
         prime_solve()
-            .args(["practice", "--seed", "1", "--rounds", "1", "--hard"])
+            .args([
+                "practice", "--seed", "1", "--rounds", "1", "--hard", "--cards", "4",
+            ])
             .args(["--juxtapose", "--functions", "tri", "--script"])
             .arg(s.path()),
-        "no hand is hard under these rules: every one of the 220 hands",
+        "--hard judges a hand by its ways to every prime, counted for three cards (functions \
+         one deep) and for four without functions; drop --hard",
     );
 }
 
-/// Five cards under the rules as written: every hand has a call with one
-/// × or ÷ at most, so none is hard. With a fixed weight of 4 every one
-/// was, and `--hard` dealt what it dealt without it.
+/// Four cards deal hard hands, each of them hard by its ways, and the
+/// drill ends with its summary.
+#[test]
+fn four_cards_deal_hard_hands() {
+    let s = script("1000 pass\n1000 pass\n1000 pass\n");
+    let out = prime_solve()
+        .args([
+            "practice", "--seed", "2", "--rounds", "3", "--cards", "4", "--hard",
+        ])
+        .args(["--format", "json", "--script"])
+        .arg(s.path())
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let rounds: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v.get("round").is_some())
+        .collect();
+    assert_eq!(rounds.len(), 3);
+    for r in rounds {
+        let values: Vec<u8> = r["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap() as u8)
+            .collect();
+        let hand = prime_solve::Hand::from_values(&values);
+        let ways = prime_solve::ways::Ways::count(
+            hand,
+            &prime_solve::Rules::default(),
+            prime_solve::Budget::unlimited(),
+        )
+        .unwrap();
+        assert!(ways.difficulty().is_hard(), "{values:?}");
+    }
+}
+
+/// Five cards: their ways are not counted, so `--hard` is refused before
+/// the first deal.
 #[test]
 fn five_cards_are_hard_only_as_three_are() {
     let s = script("1000 pass\n");

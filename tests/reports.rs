@@ -345,21 +345,33 @@ fn committed_hands_csv_agrees_with_the_oracle() {
                 rules.name()
             );
             assert_eq!(record[3].parse::<usize>().unwrap(), want.len());
-            // Difficulty: the weight of the simplest witness among the
-            // primes, by the oracle's own costs, and hard by its rule.
-            let simplest = oracle.simplest(&d.hand.values());
-            let weight = simplest
+            // The ways: one count per prime, each at least 1 (the counts
+            // themselves are checked against the definition in
+            // tests/ways.rs), and the difficulty they give, as the library
+            // counts them.
+            let ways =
+                prime_solve::ways::Ways::count(d.hand, &rules, prime_solve::Budget::unlimited())
+                    .unwrap();
+            let counts: Vec<String> = ways
+                .primes
                 .iter()
-                .filter(|&(&v, _)| is_prime_naive(v) && rules.allows_prime(v))
-                .min_by_key(|&(&v, (cost, _))| (*cost, v))
-                .map(|(_, (cost, _))| cost.weight);
-            let hard = want.len() <= 2 || weight.is_some_and(|w| w >= 4);
-            let expected = match (weight, hard) {
-                (Some(w), true) => format!("{w} hard"),
-                (Some(w), false) => w.to_string(),
+                .map(|(_, w)| w.len().to_string())
+                .collect();
+            assert_eq!(
+                &record[5],
+                counts.join(" "),
+                "{} under {}",
+                d.hand,
+                rules.name()
+            );
+            assert!(counts.iter().all(|c| c != "0"));
+            let difficulty = ways.difficulty();
+            let expected = match (difficulty.score(), difficulty.is_hard()) {
+                (Some(s), true) => format!("{s:.1} hard"),
+                (Some(s), false) => format!("{s:.1}"),
                 (None, _) => "hard".to_string(),
             };
-            assert_eq!(&record[10], expected, "{} under {}", d.hand, rules.name());
+            assert_eq!(&record[11], expected, "{} under {}", d.hand, rules.name());
         }
     }
 }
@@ -560,12 +572,17 @@ fn table_prints_markdown_and_csv() {
         "hand,weight,highest_prime,highest_witness,simplest_prime,simplest_witness,difficulty\n"
     ));
     assert!(text.contains("\n9 12 12,14/6201,,,,,hard\n"));
-    // 4 6 8: its quickest call 2 = 6 + 4 − 8 weighs 2, and it makes only
-    // 2 and 3: hard by its few primes.
+    // 4 6 8: 2 three ways (weights 2, 3, 3) and 3 one way (weight 4):
+    // −log2(1/4 + 1/8 + 1/8 + 1/16) = 0.8, not hard.
     assert!(text.contains("\n4 6 8,"), "{text}");
     assert!(
         text.lines()
-            .any(|l| l.starts_with("4 6 8,") && l.ends_with(",2 hard"))
+            .any(|l| l.starts_with("4 6 8,") && l.ends_with(",0.8"))
+    );
+    // 4 6 10: 5 = 10 ÷ (6 − 4), one way weighing 3: hard.
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("4 6 10,") && l.ends_with(",3.0 hard"))
     );
     assert!(
         text.lines()

@@ -105,6 +105,14 @@ fn queries_answer_what_the_command_prints() {
             "/api/v1/query?cards=5,8,Q&faces=rank&juxtapose=0",
             vec!["query", "5", "8", "Q", "--faces", "rank"],
         ),
+        (
+            "/api/v1/query?cards=1,2,3&ways=all&powers=1",
+            vec!["query", "1", "2", "3", "--ways", "all", "--powers"],
+        ),
+        (
+            "/api/v1/query?cards=4,6,8,9&ways=count",
+            vec!["query", "4", "6", "8", "9", "--ways"],
+        ),
     ] {
         let (status, body) = server.get(path);
         assert_eq!(status, 200, "{path}: {body}");

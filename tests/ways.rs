@@ -355,3 +355,98 @@ fn the_count_is_the_definitions_on_every_three_card_hand() {
         }
     }
 }
+
+// --- The command line ---
+
+use common::{fails_with, prime_solve};
+
+#[test]
+fn query_counts_and_lists_the_ways() {
+    let out = prime_solve()
+        .args(["query", "4", "6", "8", "--ways", "all"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let want = "  2 = 6 + 4 − 8     3 ways\n    = (8 + 4) ÷ 6\n    = 4 ÷ (8 − 6)\n  3 = (6 × 4) ÷ 8   1 way\n";
+    assert!(text.contains(want), "{text}");
+    assert!(text.contains("difficulty: 0.8 ("), "{text}");
+    // JSON: a count per prime, and every example upheld by the referee.
+    let out = prime_solve()
+        .args([
+            "query", "1", "2", "3", "--ways", "all", "--ascii", "-f", "json",
+        ])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let counts: Vec<(i64, u64)> = v["primes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["value"].as_i64().unwrap(), p["ways"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(counts, [(2, 2), (3, 2), (5, 7), (7, 1)]);
+    let hand = Hand::from_values(&[1, 2, 3]);
+    for p in v["primes"].as_array().unwrap() {
+        let list = p["way_witnesses"].as_array().unwrap();
+        assert_eq!(list.len() as u64, p["ways"].as_u64().unwrap());
+        assert_eq!(list[0], p["witness"], "the witness leads its way");
+        for w in list {
+            let value = check(hand, w.as_str().unwrap(), &Rules::default());
+            assert_eq!(value, Ok(i128::from(p["value"].as_i64().unwrap())), "{w}");
+        }
+    }
+    assert_eq!(v["hard"], false);
+    assert!(v["difficulty"].as_f64().unwrap() < 0.0);
+    // Without --ways the object is as it was: no ways, no difficulty.
+    let out = prime_solve()
+        .args(["query", "1", "2", "3", "-f", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(v.get("difficulty").is_none() && v["primes"][0].get("ways").is_none());
+}
+
+#[test]
+fn a_count_past_its_limit_is_refused_in_one_line() {
+    fails_with(
+        prime_solve()
+            .args(["query", "1", "2", "3", "4", "5", "--ways"])
+            .args(["--powers", "--juxtapose", "--functions", "tri,fact,sqrt"]),
+        "counting the ways of 1 2 3 4 5 would try more than 10000000 combinations of \
+         sub-expressions under these rules; drop --ways",
+    );
+}
+
+#[test]
+fn analyze_writes_the_ways_and_the_hardest_hands() {
+    let dir = tempfile::tempdir().unwrap();
+    prime_solve()
+        .args(["analyze", "-q", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(dir.path().join("five/hands.csv")).unwrap();
+    let row = csv.lines().find(|l| l.starts_with("4 6 8,")).unwrap();
+    assert!(row.contains(",2,2 3,3 1,"), "{row}");
+    assert!(row.ends_with(",0.8"), "{row}");
+    let row = csv.lines().find(|l| l.starts_with("4 6 10,")).unwrap();
+    assert!(row.ends_with(",3.0 hard"), "{row}");
+    let summary = std::fs::read_to_string(dir.path().join("five/summary.md")).unwrap();
+    assert!(summary.contains("## The hardest hands"), "{summary}");
+    assert!(
+        summary.contains("| 4 6 10 | 16/6201 (0.258%) | 3.0 hard | 5: 1 way;"),
+        "{summary}"
+    );
+    // --no-ways leaves the columns empty and the section out.
+    let bare = tempfile::tempdir().unwrap();
+    prime_solve()
+        .args(["analyze", "-q", "--no-ways", "-o"])
+        .arg(bare.path())
+        .assert()
+        .success();
+    let csv = std::fs::read_to_string(bare.path().join("five/hands.csv")).unwrap();
+    let row = csv.lines().find(|l| l.starts_with("4 6 8,")).unwrap();
+    assert!(row.contains(",2,2 3,,3,") && row.ends_with(','), "{row}");
+    let summary = std::fs::read_to_string(bare.path().join("five/summary.md")).unwrap();
+    assert!(!summary.contains("hardest hands"));
+}

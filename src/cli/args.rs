@@ -377,6 +377,17 @@ impl StyleArgs {
     }
 }
 
+/// Whether a query counts the ways to each prime.
+#[derive(Args)]
+pub(crate) struct WaysArgs {
+    /// Count the essentially different ways to make each prime (`--ways`),
+    /// or list one example of each, simplest first (`--ways all`); and the
+    /// hand's difficulty from them. Two ways are one when they compute the
+    /// same function of the cards: 6 × 4 ÷ 8 is 6 ÷ (8 ÷ 4).
+    #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "count", value_enum)]
+    pub(crate) ways: Option<WaysShown>,
+}
+
 /// What `query --ways` shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum WaysShown {
@@ -484,12 +495,8 @@ pub(crate) struct QueryArgs {
     pub(crate) values: bool,
     #[command(flatten)]
     pub(crate) steps: StepsArgs,
-    /// Count the essentially different ways to make each prime (`--ways`),
-    /// or list one example of each, simplest first (`--ways all`); and the
-    /// hand's difficulty from them. Two ways are one when they compute the
-    /// same function of the cards: 6 × 4 ÷ 8 is 6 ÷ (8 ÷ 4).
-    #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "count", value_enum)]
-    pub(crate) ways: Option<WaysShown>,
+    #[command(flatten)]
+    pub(crate) ways: WaysArgs,
     #[command(flatten)]
     pub(crate) hand: HandArgs,
     #[command(flatten)]
@@ -820,8 +827,8 @@ pub(crate) struct PracticeArgs {
     /// Deal only hard hands, as often as the pack deals each: hands whose
     /// essentially different ways to every prime are few and heavy (a
     /// difficulty of 2.0 or more for three cards, 1.0 for four; see
-    /// `query --ways`), or that make no prime. Three cards, or four without
-    /// functions.
+    /// `query --ways`), or that make no prime. Three cards (functions one
+    /// deep), or four without functions.
     #[arg(long)]
     pub(crate) hard: bool,
     /// Append one CSV row per hand to FILE (time, cards, hand, rules, claim,

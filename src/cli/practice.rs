@@ -265,8 +265,8 @@ impl Judged {
         let budget = super::memory::budget();
         let Some(hard) = prime_solve::practice::hard_hands(rules, k, budget)? else {
             anyhow::bail!(
-                "--hard judges a hand by its ways to every prime, counted for three cards and \
-                 for four without functions; drop --hard"
+                "--hard judges a hand by its ways to every prime, counted for three cards \
+                 (functions one deep) and for four without functions; drop --hard"
             );
         };
         if hard.is_empty() {

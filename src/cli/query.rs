@@ -41,7 +41,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         answer.written(style, extra)?
     };
     let found = !primes.is_empty();
-    let ways = match args.ways {
+    let ways = match args.ways.ways {
         Some(_) => {
             let spinner = Spinner::start("counting the ways", false);
             let mut ways = Ways::count(hand, &rules, Arc::clone(super::memory::budget())).map_err(
@@ -63,7 +63,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         }
         None => None,
     };
-    let all = args.ways == Some(WaysShown::All);
+    let all = args.ways.ways == Some(WaysShown::All);
     match args.output.format {
         Format::Json => print_with(|out| {
             match &ways {

@@ -17,7 +17,8 @@ pub(crate) fn run(args: &TableArgs) -> Result<Verdict> {
         check_file(path).context("cannot write the table")?;
     }
     let spinner = Spinner::start("solving", false);
-    let analysis = analyze(rules, 3, crate::cli::memory::budget(), &|_| {})?;
+    let mut analysis = analyze(rules, 3, crate::cli::memory::budget(), &|_| {})?;
+    analysis.count_ways(crate::cli::memory::budget())?;
     drop(spinner);
     let style = args.style.style();
     let text = match args.format {

@@ -17,8 +17,9 @@ use prime_solve::report::json;
 use prime_solve::{Budget, Hand, Rules, SolveError, Solver, Want, check};
 
 use super::Shared;
-use crate::cli::args::{HandArgs, RuleArgs, StepsArgs, StyleArgs, parse_hand};
+use crate::cli::args::{HandArgs, RuleArgs, StepsArgs, StyleArgs, WaysArgs, WaysShown, parse_hand};
 use crate::cli::{fold, hints};
+use prime_solve::ways::Ways;
 
 /// A request's query parameters, each named once: `powers=1&powers=0`
 /// is refused, not read as the last.
@@ -62,6 +63,8 @@ pub(super) struct Options {
     pub(super) style: StyleArgs,
     #[command(flatten)]
     steps: StepsArgs,
+    #[command(flatten)]
+    ways: WaysArgs,
 }
 
 /// A request refused: its status and the one line the command line would
@@ -86,6 +89,10 @@ impl Refusal {
         let memory = err.chain().any(|e| {
             e.downcast_ref::<SolveError>()
                 .is_some_and(SolveError::is_memory)
+                || matches!(
+                    e.downcast_ref::<prime_solve::ways::WaysError>(),
+                    Some(prime_solve::ways::WaysError::Solve(s)) if s.is_memory()
+                )
         });
         if memory {
             return Refusal {
@@ -338,7 +345,13 @@ async fn answer_query(
     let (hand, rules, options) = hand_and_rules(params, &[])?;
     let style = options.style.style();
     let steps = options.steps.steps;
-    solve(shared, weigh(hand.len(), &rules, ip), move |job| {
+    let ways = options.ways.ways;
+    // Counting the ways of four cards or more can take a second.
+    let weight = match weigh(hand.len(), &rules, ip) {
+        Weight::Tiny | Weight::Light if ways.is_some() && hand.len() >= 4 => Weight::Heavy(ip),
+        w => w,
+    };
+    solve(shared, weight, move |job| {
         let run = || -> Result<String> {
             let solver = job.solver(rules)?;
             let answer = solver.query(hand, Want::Primes)?;
@@ -347,7 +360,18 @@ async fn answer_query(
             } else {
                 answer.written(style, json::BYTES_PER_PRIME)?
             };
-            Ok(serde_json::to_string_pretty(&json::query(&answer, &primes))? + "\n")
+            let Some(shown) = ways else {
+                return Ok(serde_json::to_string_pretty(&json::query(&answer, &primes))? + "\n");
+            };
+            let mut counted = Ways::count(hand, &rules, Arc::clone(&job.budget))?;
+            for p in answer.primes() {
+                if let Some(w) = answer.witness(p) {
+                    counted.prefer(p, &w);
+                }
+            }
+            let all = shown == WaysShown::All;
+            let q = json::query_with_ways(&answer, &primes, &counted, all, style);
+            Ok(serde_json::to_string_pretty(&q)? + "\n")
         };
         run().map_err(|e| Refusal::of(&e))
     })

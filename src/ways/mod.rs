@@ -30,18 +30,23 @@ use crate::rules::Rules;
 pub const WORK_LIMIT: u64 = 10_000_000;
 
 /// Whether sweeps count the ways for `rules` and hands of `cards` cards:
-/// for three cards always, for four without functions (under which a
-/// four-card hand can pass [`WORK_LIMIT`]), never for more.
+/// for three cards unless functions are stacked two deep or more, for four
+/// without functions (beyond these a hand can pass [`WORK_LIMIT`]: 1 2 3
+/// under every house rule at depth 2, many four-card hands under the
+/// functions), never for more.
 ///
 /// ```
 /// use prime_solve::{Functions, Rules};
 /// use prime_solve::ways::counted;
-/// assert!(counted(&Rules::default(), 4));
-/// assert!(!counted(&Rules { functions: Functions::TRI, ..Rules::default() }, 4));
+/// let tri = Rules { functions: Functions::TRI, ..Rules::default() };
+/// assert!(counted(&tri, 3) && counted(&Rules::default(), 4));
+/// assert!(!counted(&Rules { function_depth: 2, ..tri }, 3));
+/// assert!(!counted(&tri, 4));
 /// assert!(!counted(&Rules::default(), 5));
 /// ```
 pub fn counted(rules: &Rules, cards: usize) -> bool {
-    cards <= 3 || (cards == 4 && rules.functions.is_empty())
+    let stacked = !rules.functions.is_empty() && rules.function_depth > 1;
+    (cards <= 3 && !stacked) || (cards == 4 && rules.functions.is_empty())
 }
 
 /// One way to make a prime: the simplest expression of its kind.
@@ -262,11 +267,12 @@ impl Difficulty {
         } else {
             "+ − 1, × ÷ 2, ^ 3, root √ ! 4, T 3, each join 3"
         };
+        let minus = if ascii { "-" } else { "−" };
         format!(
             "Difficulty is the weight ({weights}) of a single way that would be as easy to find \
              as all of the hand's essentially different ways to every prime together \
-             (−log2 of the sum of 2^−weight): one way weighing 4 is 4.0, two such ways 3.0, \
-             more and lighter ways lower; *hard* from {}.0, or with no prime.",
+             ({minus}log2 of the sum of 2^{minus}weight): one way weighing 4 is 4.0, two such \
+             ways 3.0, more and lighter ways lower; *hard* from {}.0, or with no prime.",
             Self::hard_score(cards)
         )
     }

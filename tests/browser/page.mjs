@@ -52,6 +52,10 @@ async function tour(context, width, height) {
   await page.waitForSelector("#answer ul.primes li", { timeout: 15000 });
   const first = await text(page, "#answer");
   if (!first.includes("(6 × 4) ÷ 8")) await fail(`the first hand shows: ${first}`);
+  // 6 + 4 − 8, (8 + 4) ÷ 6 and 4 ÷ (8 − 6) make 2; one way makes 3.
+  for (const want of ["made 3 ways", "made 1 way", "Difficulty: 0.8"]) {
+    if (!first.includes(want)) await fail(`the first hand lacks “${want}”: ${first}`);
+  }
 
   // Tap a hand: Q♥ 7♣ Joker, under J Q K = 11 12 13 with powers.
   await page.click("nav a[data-tab=rules]");

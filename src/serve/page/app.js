@@ -154,6 +154,7 @@ function primeItem(p) {
   const details = el("details");
   const summary = el("summary");
   summary.append(el("span", p.value_text, "prime"), document.createTextNode(`= ${p.witness}`));
+  if (p.ways !== undefined) summary.append(el("span", `made ${p.ways} way${p.ways === 1 ? "" : "s"}`, "ways"));
   details.append(summary);
   const steps = el("ol", undefined, "steps");
   for (const s of p.steps || []) steps.append(el("li", s));
@@ -171,7 +172,7 @@ function call(label, p) {
 
 /** Draws a hand's primes: the quickest call, the best, and each prime
  * with its witness worked step by step on a tap. */
-function drawAnswer(hand, primes, simplest, ruleSet, offline) {
+function drawAnswer(hand, primes, simplest, ruleSet, offline, difficulty) {
   const parts = [];
   if (primes.length === 0) {
     parts.push(el("p", `The hand ${hand.join(" ")} makes no prime under the rules “${ruleSet}”.`, "bad"));
@@ -181,6 +182,14 @@ function drawAnswer(hand, primes, simplest, ruleSet, offline) {
     const quick = primes.find((p) => p.value_text === String(simplest));
     if (quick) parts.push(call("Quickest call", quick));
     parts.push(call("Best call", primes[primes.length - 1]));
+    if (typeof difficulty?.difficulty === "number") {
+      const line = el("p", undefined, "note");
+      line.append(
+        el("strong", "Difficulty: "),
+        document.createTextNode(`${difficulty.difficulty.toFixed(1)}${difficulty.hard ? ", a hard hand" : ""}: lower is easier. All the essentially different ways together are as easy to find as one way of that weight (+ − 1, × ÷ 2, ^ 3, …).`),
+      );
+      parts.push(line);
+    }
     const list = el("ul", undefined, "primes");
     list.append(...primes.map(primeItem));
     parts.push(el("p", "Tap a prime to see it worked out.", "note"), list);
@@ -204,6 +213,9 @@ async function showPrimes(event) {
   const p = ruleParams();
   p.set("cards", cards);
   p.set("steps", "1");
+  // The ways are counted for hands of up to three cards (four or more can
+  // take a second, or be refused).
+  if (cards.split(/[\s,+]+/).filter(Boolean).length <= 3) p.set("ways", "count");
   answered = null;
   verdict.replaceChildren();
   answer.replaceChildren(el("p", "Solving…", "note"));
@@ -212,7 +224,7 @@ async function showPrimes(event) {
     if (!current()) return;
     online(true);
     answered = cards;
-    drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false);
+    drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false, q);
   } catch (err) {
     if (!current()) return;
     if (!err.offline) {
