@@ -45,6 +45,7 @@ pub mod report;
 mod rng;
 pub mod room;
 mod rules;
+pub mod shard;
 mod stats;
 mod style;
 pub mod text;
