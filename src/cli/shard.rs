@@ -127,7 +127,7 @@ impl Spec {
                         s
                     }
                 };
-                format!("{what} {} against {}", short(b), short(a))
+                format!("its {what}: {}, not {}", short(b), short(a))
             })
     }
 }
@@ -325,9 +325,10 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
     if !missing.is_empty() {
         let shown: Vec<&str> = missing.iter().take(20).map(String::as_str).collect();
         bail!(
-            "{} of {} missing: {}{}",
-            plural(missing.len(), "part is", "parts are"),
-            spec.parts,
+            "{} of {} {} missing: {}{}",
+            missing.len(),
+            plural(spec.parts, "part", "parts"),
+            if missing.len() == 1 { "is" } else { "are" },
             shown.join(", "),
             if missing.len() > shown.len() {
                 ", …"
