@@ -297,3 +297,114 @@ pub fn combine(
     }
     Ok((analyses, not_done))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Pruned, Sweep, analyze_all, analyze_screened_among};
+    use crate::engine::{Budget, SolveError};
+    use crate::rules::Faces;
+
+    /// Each part of the two-card sweep of `rules`, as a shard solves it.
+    fn parts(rules: &[Rules], n: u32) -> Vec<Vec<Result<Analysis, NotDone>>> {
+        split(rules, 2, &|_| None, n)
+            .iter()
+            .map(|hands| {
+                let keep = |h: Hand| hands.binary_search(&h).is_ok();
+                let sweep = Sweep {
+                    cards: 2,
+                    screen: &|_| None,
+                    pruned: Pruned::Counted,
+                    keep: &keep,
+                };
+                analyze_screened_among(rules, &sweep, &Budget::unlimited(), &|_| {})
+                    .unwrap()
+                    .into_iter()
+                    .map(Ok)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Two rule sets that share one search, dealing different hands.
+    fn rules() -> [Rules; 2] {
+        [
+            Rules {
+                faces: Faces::Rank,
+                max_prime: None,
+                ..Rules::default()
+            },
+            Rules::default(),
+        ]
+    }
+
+    #[test]
+    fn the_parts_put_together_are_the_whole_sweep() {
+        let rules = rules();
+        let whole = analyze_all(&rules, 2, &Budget::unlimited(), &|_| {}).unwrap();
+        let split = split(&rules, 2, &|_| None, 4);
+        assert_eq!(
+            split.iter().map(Vec::len).sum::<usize>(),
+            whole[0].hands.len()
+        );
+        let (analyses, not_done) = combine(&rules, 2, parts(&rules, 4)).unwrap();
+        assert!(not_done.is_empty());
+        for (a, w) in analyses.iter().zip(&whole) {
+            assert_eq!(a.hands, w.hands);
+            assert_eq!(
+                (a.rules, a.total_deals, a.screen),
+                (w.rules, w.total_deals, w.screen)
+            );
+        }
+    }
+
+    #[test]
+    fn a_rule_set_refused_in_one_part_is_not_done() {
+        let rules = rules();
+        let mut parts = parts(&rules, 3);
+        let why = SolveError::Memory {
+            needed: 3 << 30,
+            limit: 1 << 30,
+            estimated: true,
+        };
+        parts[1][0] = Err(NotDone {
+            rules: rules[0],
+            cards: 2,
+            why: why.clone(),
+        });
+        let (analyses, not_done) = combine(&rules, 2, parts).unwrap();
+        assert_eq!(analyses.len(), 1);
+        assert_eq!(analyses[0].rules, rules[1]);
+        assert_eq!(not_done[0].why, why);
+    }
+
+    #[test]
+    fn a_hand_missing_or_twice_is_named() {
+        let rules = rules();
+        let mut two = parts(&rules, 2);
+        let moved = two[0][1].as_mut().unwrap().hands.pop().unwrap();
+        let hand = moved.hand;
+        assert!(matches!(
+            combine(&rules, 2, two.clone()),
+            Err(CombineError::Missing { hand: h, .. }) if h == hand
+        ));
+        two[1][1].as_mut().unwrap().hands.push(moved.clone());
+        assert!(combine(&rules, 2, two.clone()).is_ok());
+        two[0][1].as_mut().unwrap().hands.push(moved);
+        assert!(matches!(
+            combine(&rules, 2, two),
+            Err(CombineError::Twice { hand: h, .. }) if h == hand
+        ));
+    }
+
+    #[test]
+    fn the_split_is_balanced_and_the_same_every_time() {
+        let rules = rules();
+        let four = split(&rules, 4, &|_| None, 8);
+        assert_eq!(four, split(&rules, 4, &|_| None, 8));
+        let cost = |hands: &Vec<Hand>| hands.iter().map(|&h| hand_weight(h)).sum::<u64>();
+        let costs: Vec<u64> = four.iter().map(cost).collect();
+        let (min, max) = (costs.iter().min().unwrap(), costs.iter().max().unwrap());
+        assert!(max - min <= 15, "{costs:?}");
+    }
+}
