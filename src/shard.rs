@@ -193,6 +193,31 @@ pub fn digest(hands: &[Hand]) -> u64 {
     fnv1a64(&bytes)
 }
 
+/// `a` with each hand's list of primes cut to those its summary reads,
+/// the others counted in [`HandResult::beyond`](crate::analysis::HandResult::beyond):
+/// the primes up to the screen or the ceiling, else up to the rules' own
+/// 97. The summaries and the index read the same from it (the counts of
+/// primes, the chance of each prime up to there, the highest prime and
+/// its witness, the failing hands' values); `hands.csv` and the plots,
+/// which list or count every prime, do not. Where any prime counts, a
+/// six-card hand makes over a hundred thousand primes: a part of a sweep
+/// written for its summaries keeps a few dozen.
+pub fn for_summaries(a: &mut Analysis) {
+    let upto = crate::arith::Value::from(
+        a.screen
+            .or(a.rules.max_prime)
+            .unwrap_or(crate::rules::DEFAULT_MAX_PRIME),
+    );
+    for h in &mut a.hands {
+        let keep = h.primes.partition_point(|&p| p <= upto);
+        if let Some(beyond) = h.beyond.as_mut() {
+            *beyond += h.primes.len() - keep;
+            h.primes.truncate(keep);
+            h.primes.shrink_to_fit();
+        }
+    }
+}
+
 /// Why parts do not make up one sweep.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum CombineError {

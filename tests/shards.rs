@@ -125,6 +125,19 @@ fn three_shards_of_four_cards_merge_to_the_single_run() {
 #[test]
 fn shards_merge_under_summaries_only_and_more_parts_than_some_rule_sets_deal() {
     shards_merge_to_the_single_run(&["--all-rules", "--summaries-only", "--cards", "2"], 7);
+    // Parts for the summaries keep only the primes up to 97.
+    shards_merge_to_the_single_run(
+        &[
+            "--cards",
+            "4",
+            "--summaries-only",
+            "--high-primes",
+            "--powers",
+            "--functions",
+            "tri",
+        ],
+        3,
+    );
 }
 
 /// Three parts of the three-card sweep of every rule set in `dir/1..3`.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use prime_solve::analysis::{Analysis, NotDone};
 use prime_solve::report::File;
-use prime_solve::shard::{Shard, combine, digest, fnv1a64, split};
+use prime_solve::shard::{Shard, combine, digest, fnv1a64, for_summaries, split};
 use prime_solve::text::{echo, plural};
 use prime_solve::{Brackets, Hand, Rules, Style};
 
@@ -170,7 +170,12 @@ pub(crate) fn run(
     check_folder(dir).context("cannot write the part")?;
     let pool = thread_pool(args.work.threads)?;
     let keep = |h: Hand| hands.binary_search(&h).is_ok();
-    let outcomes = solve(args, rule_sets, cards, &keep, &pool)?;
+    let mut outcomes = solve(args, rule_sets, cards, &keep, &pool)?;
+    if args.summaries_only {
+        // Only what the summaries read: a few dozen primes a hand, not
+        // every one.
+        outcomes.iter_mut().flatten().for_each(for_summaries);
+    }
     let refused = outcomes.iter().filter(|o| o.is_err()).count();
     let payload = serde_json::to_string(&outcomes)?;
     let manifest = Manifest {
