@@ -121,6 +121,9 @@ pub fn hand_weight(hand: Hand) -> u64 {
 /// assert_eq!(parts.len(), 3);
 /// assert_eq!(parts.iter().map(Vec::len).sum::<usize>(), 220);
 /// ```
+///
+/// # Panics
+/// Never: there is at least one part (a `count` of 0 is taken as 1).
 pub fn split(
     rule_sets: &[Rules],
     cards: usize,
@@ -297,7 +300,7 @@ pub fn combine(
         for (i, d) in dealt.iter().enumerate() {
             match whole.hands.get(i) {
                 Some(h) if h.hand == d.hand && h.deals == d.deals => {}
-                Some(h) if h.hand < d.hand || h.hand == d.hand => {
+                Some(h) if h.hand <= d.hand => {
                     return Err(CombineError::NotDealt {
                         folder,
                         hand: h.hand,

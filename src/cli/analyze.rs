@@ -75,6 +75,9 @@ pub(crate) fn screen_of(
 
 /// Each rule set's analysis of the hands `keep` keeps, or (under
 /// --skip-refused) why it was not done, with a progress bar.
+// A rule set's outcome is its analysis or why not, one of each a rule
+// set: not many, so the size of the refusal does not matter.
+#[allow(clippy::result_large_err)]
 pub(crate) fn solve(
     args: &AnalyzeArgs,
     rule_sets: &[prime_solve::Rules],

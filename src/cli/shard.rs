@@ -122,7 +122,7 @@ impl Spec {
             .map_or_else(String::new, |(what, a, b)| {
                 let short = |s: String| {
                     if s.len() > 80 {
-                        format!("{}…", &s[..s.floor_char_boundary(80)])
+                        format!("{}…", s.chars().take(80).collect::<String>())
                     } else {
                         s
                     }
