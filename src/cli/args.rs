@@ -547,7 +547,7 @@ pub(crate) struct AnalyzeArgs {
     /// expected cost) and write that part to --out, for `prime-solve
     /// merge`: e.g. --shard 3/8. A part already finished in --out is left
     /// as it is (docs/distributed.md).
-    #[arg(long, value_name = "I/N", value_parser = |s: &str| s.parse::<prime_solve::shard::Shard>())]
+    #[arg(long, value_name = "I/N", requires = "out", value_parser = |s: &str| s.parse::<prime_solve::shard::Shard>())]
     pub(crate) shard: Option<prime_solve::shard::Shard>,
     /// Write only the index and each rule set's summary.md, not hands.csv
     /// and the plots (for sweeps of four cards or more, whose hands.csv
