@@ -98,7 +98,7 @@ impl Witnessed {
 }
 
 /// One hand's result. Serialized whole, as a part of a sweep split into
-/// shards keeps it ([`crate::shard`]).
+/// shards keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandResult {
     pub hand: Hand,
@@ -374,7 +374,7 @@ pub fn analyze_screened(
 }
 
 /// How a sweep is searched, and which of its hands: every hand, or a part
-/// of them (a shard of a sweep split across machines, [`crate::shard`]).
+/// of them (a shard of a sweep split across machines).
 /// The hands kept are solved exactly as in a sweep of every hand; each
 /// analysis then holds only them, with the deals of the whole sweep.
 pub struct Sweep<'a> {
