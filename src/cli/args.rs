@@ -55,13 +55,13 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Solve every hand the pack deals and write reports (CSV, Markdown, SVG).
     #[command(
-        after_help = "Examples:\n  prime-solve analyze\n  prime-solve analyze --all-rules --out reports\n  prime-solve analyze --cards 6 --faces rank --out /tmp/six\n  prime-solve analyze --cards 4 --all-rules --shard 3/8 --out parts/3   (then prime-solve merge)"
+        after_help = "Examples:\n  prime-solve analyze\n  prime-solve analyze --all-rules --out reports\n  prime-solve analyze --cards 6 --faces rank --out /tmp/six\n  prime-solve analyze --cards 4 --all-rules --shard 3/8 --out part3   (then prime-solve merge)"
     )]
     Analyze(AnalyzeArgs),
     /// Merge the parts of a sweep run as shards (`analyze --shard I/N`) into
     /// the reports one `analyze` run writes, byte for byte.
     #[command(
-        after_help = "Examples:\n  for i in 1 2 3; do prime-solve analyze --all-rules --shard $i/3 --out parts/$i; done\n  prime-solve merge --out reports parts/1 parts/2 parts/3\n\nSee docs/distributed.md for GNU parallel, Slurm and Kubernetes."
+        after_help = "Examples:\n  mkdir -p parts; for i in 1 2 3; do prime-solve analyze --all-rules --shard $i/3 --out parts/$i; done\n  prime-solve merge --out reports parts/1 parts/2 parts/3\n\nSee docs/distributed.md for GNU parallel, Slurm and Kubernetes."
     )]
     Merge(MergeArgs),
     /// Print strategy tables for the table: best and quickest call per hand.
