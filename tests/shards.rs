@@ -412,3 +412,36 @@ fn shards_run_side_by_side_give_what_they_give_one_after_another() {
     };
     same_tree(&merge(&side, "m-side"), &merge(&after, "m-after"));
 }
+
+#[test]
+fn merge_prints_the_json_analyze_prints() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (one, merged) = (tmp.path().join("one"), tmp.path().join("merged"));
+    std::fs::create_dir(&one).unwrap();
+    std::fs::create_dir(&merged).unwrap();
+    let sweep = ["--cards", "4", "--faces", "rank", "-q"];
+    let single = run(
+        &one,
+        &[&["analyze", "-f", "json", "--out", "out"], &sweep[..]].concat(),
+    );
+    for i in ["1", "2"] {
+        let part = format!("../p{i}");
+        run(
+            &merged,
+            &[
+                &["analyze", "--shard", &format!("{i}/2"), "--out", &part],
+                &sweep[..],
+            ]
+            .concat(),
+        );
+    }
+    let answer = run(
+        &merged,
+        &["merge", "-f", "json", "--out", "out", "../p2", "../p1"],
+    );
+    assert_eq!(
+        String::from_utf8(answer).unwrap(),
+        String::from_utf8(single).unwrap()
+    );
+    same_tree(&one.join("out"), &merged.join("out"));
+}
