@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::arith::Value;
 use crate::deck::{Dealt, deal};
@@ -24,7 +25,7 @@ use crate::rules::Rules;
 use crate::style::Style;
 
 /// A prime and the simplest way to call it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Witnessed {
     pub prime: Value,
     /// Kept as an expression until a report prints it in its style.
@@ -50,8 +51,9 @@ impl Witnessed {
     }
 }
 
-/// One hand's result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One hand's result. Serialized whole, as a part of a sweep split into
+/// shards keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandResult {
     pub hand: Hand,
     /// How many deals produce this hand.
@@ -106,7 +108,7 @@ impl HandResult {
 }
 
 /// Every hand under one rule set.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Analysis {
     pub rules: Rules,
     pub cards: usize,
@@ -121,7 +123,7 @@ pub struct Analysis {
 }
 
 /// A rule set a sweep did not do, and why ([`analyze_each`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotDone {
     pub rules: Rules,
     pub cards: usize,
@@ -313,11 +315,43 @@ pub fn analyze_screened(
     budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Analysis>, SolveError> {
-    let groups = groups(rule_sets, screen);
+    let sweep = Sweep {
+        cards,
+        screen,
+        pruned,
+        keep: &|_| true,
+    };
+    analyze_screened_among(rule_sets, &sweep, budget, tick)
+}
+
+/// How a sweep is searched, and which of its hands: every hand, or a part
+/// of them (a shard of a sweep split across machines).
+/// The hands kept are solved exactly as in a sweep of every hand; each
+/// analysis then holds only them, with the deals of the whole sweep.
+pub struct Sweep<'a> {
+    pub cards: usize,
+    /// Where each rule set's census stops ([`screen`]).
+    pub screen: &'a (dyn Fn(&Rules) -> Option<u64> + Sync),
+    pub pruned: Pruned,
+    /// Whether a hand is solved.
+    pub keep: &'a (dyn Fn(Hand) -> bool + Sync),
+}
+
+/// As [`analyze_screened`], for the hands `sweep` keeps.
+///
+/// # Errors
+/// As [`analyze_all`].
+pub fn analyze_screened_among(
+    rule_sets: &[Rules],
+    sweep: &Sweep<'_>,
+    budget: &Arc<Budget>,
+    tick: &(dyn Fn(&Rules) + Sync),
+) -> Result<Vec<Analysis>, SolveError> {
+    let groups = groups(rule_sets, sweep.screen);
     // Each group's results stay charged until every group is done.
     let solved = groups
         .par_iter()
-        .map(|(search, members)| analyze_group(*search, members, cards, pruned, budget, tick))
+        .map(|(search, members)| analyze_group(*search, members, sweep, budget, tick))
         .collect::<Result<Vec<(Vec<Analysis>, Charge)>, SolveError>>()?;
     let mut ordered: Vec<(usize, Analysis)> = groups
         .iter()
@@ -352,13 +386,35 @@ pub fn analyze_each(
     budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<Vec<Result<Analysis, SolveError>>, SolveError> {
+    let sweep = Sweep {
+        cards,
+        screen,
+        pruned,
+        keep: &|_| true,
+    };
+    analyze_each_among(rule_sets, &sweep, budget, tick)
+}
+
+/// As [`analyze_each`], for the hands `sweep` keeps.
+///
+/// # Errors
+/// As [`analyze_each`].
+///
+/// # Panics
+/// Never: every rule set is in one group.
+pub fn analyze_each_among(
+    rule_sets: &[Rules],
+    sweep: &Sweep<'_>,
+    budget: &Arc<Budget>,
+    tick: &(dyn Fn(&Rules) + Sync),
+) -> Result<Vec<Result<Analysis, SolveError>>, SolveError> {
     let mut out: Vec<Option<Result<Analysis, SolveError>>> = vec![None; rule_sets.len()];
     // The results, charged until the sweep ends.
     let mut held = Charge::default();
-    let mut queue = groups(rule_sets, screen);
+    let mut queue = groups(rule_sets, sweep.screen);
     queue.reverse();
     while let Some((search, members)) = queue.pop() {
-        match analyze_group(search, &members, cards, pruned, budget, tick) {
+        match analyze_group(search, &members, sweep, budget, tick) {
             Ok((analyses, charge)) => {
                 held.absorb(charge);
                 for (m, a) in members.iter().zip(analyses) {
@@ -401,6 +457,20 @@ pub fn analyze_each(
         .into_iter()
         .map(|r| r.expect("every rule set is in one group"))
         .collect())
+}
+
+/// The searches a sweep of `rule_sets` makes, each with the rule sets read
+/// from it: rule sets that differ only in the faces and the ceiling share
+/// one ([`analyze_all`]). A hand is solved once a search when any of its
+/// rule sets' faces deal it.
+pub fn searches(
+    rule_sets: &[Rules],
+    screen: &(dyn Fn(&Rules) -> Option<u64> + Sync),
+) -> Vec<(Rules, Vec<Rules>)> {
+    groups(rule_sets, screen)
+        .into_iter()
+        .map(|(search, members)| (search, members.iter().map(|m| m.rules).collect()))
+        .collect()
 }
 
 /// The rule sets grouped by the search they share: those that differ only
@@ -455,11 +525,11 @@ struct Member {
 fn analyze_group(
     search: Rules,
     members: &[Member],
-    cards: usize,
-    pruned: Pruned,
+    sweep: &Sweep<'_>,
     budget: &Arc<Budget>,
     tick: &(dyn Fn(&Rules) + Sync),
 ) -> Result<(Vec<Analysis>, Charge), SolveError> {
+    let (cards, pruned) = (sweep.cards, sweep.pruned);
     let mut faces: Vec<crate::rules::Faces> = members.iter().map(|m| m.rules.faces).collect();
     faces.sort_by_key(|f| crate::rules::Faces::ALL.iter().position(|g| g == f));
     faces.dedup();
@@ -480,6 +550,7 @@ fn analyze_group(
         .collect();
     hands.sort_unstable();
     hands.dedup();
+    hands.retain(|&h| (sweep.keep)(h));
     // From five cards on, operations beyond the bound are not counted, so
     // that hands are searched for their primes alone (`Solver::restricts`),
     // except where a member allows any prime: its reports tell whether the

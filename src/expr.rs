@@ -15,7 +15,7 @@ use crate::rules::{HouseRule, HouseRules};
 use crate::style::{Brackets, Style};
 
 /// An expression that uses each card of a hand once.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     /// One card's value.
     Card(u8),

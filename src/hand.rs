@@ -26,8 +26,34 @@ pub const MIN_CARDS: usize = 2;
 
 /// A multiset of card values 1-13, at most six of them: four bits of count
 /// per value, value 1 in the lowest bits.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(into = "Vec<u8>", try_from = "Vec<u8>")]
 pub struct Hand(u64);
+
+/// A hand written as its values, ascending (`[4, 6, 8]`).
+impl From<Hand> for Vec<u8> {
+    fn from(hand: Hand) -> Vec<u8> {
+        hand.values()
+    }
+}
+
+/// The hand of these values, if it is one: one to six values, each 1-13.
+impl TryFrom<Vec<u8>> for Hand {
+    type Error = String;
+
+    fn try_from(values: Vec<u8>) -> Result<Hand, String> {
+        if values.is_empty() || values.len() > MAX_CARDS {
+            return Err(format!(
+                "a hand holds 1 to {MAX_CARDS} values, not {}",
+                values.len()
+            ));
+        }
+        if let Some(v) = values.iter().find(|v| !(1..=MAX_CARD_VALUE).contains(*v)) {
+            return Err(format!("card value {v} is not 1-{MAX_CARD_VALUE}"));
+        }
+        Ok(Hand::from_values(&values))
+    }
+}
 
 impl Hand {
     /// The hand holding exactly these values (each 1-13, at most six).

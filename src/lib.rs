@@ -5,7 +5,8 @@
 //! reports. Every item is reachable by one path: the core (cards, hands,
 //! rules, expressions, claims, the referee and the engine) at the top
 //! level, and the areas built on it as namespaces of their own —
-//! [`analysis`] (sweeps of every hand a rule set deals), [`game`] (the
+//! [`analysis`] (sweeps of every hand a rule set deals), [`shard`] (a
+//! sweep split into parts for many machines), [`game`] (the
 //! simulator), [`practice`] (the drill), [`advise`] (the house-rule
 //! advisor), [`text`] (the words of messages) and, with the `report`
 //! feature, [`report`] (the renderers).
@@ -45,6 +46,7 @@ pub mod report;
 mod rng;
 pub mod room;
 mod rules;
+pub mod shard;
 mod stats;
 mod style;
 pub mod text;

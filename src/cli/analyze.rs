@@ -4,11 +4,13 @@
 use anyhow::{Context, Result};
 
 use prime_solve::analysis::{
-    Analysis, NotDone, Pruned, all_rule_sets, analyze_each, analyze_screened, screen,
+    Analysis, NotDone, Pruned, Sweep, all_rule_sets, analyze_each_among, analyze_screened_among,
+    screen,
 };
 use prime_solve::deal;
 use prime_solve::report::index::{COMPANIONS, Companion};
 use prime_solve::report::{self, json};
+use prime_solve::shard::search_cost;
 
 use super::write::{check_folder, write_files};
 use prime_solve::text::plural;
@@ -17,8 +19,31 @@ use super::args::{AnalyzeArgs, Format};
 use super::{Verdict, memory_in_use, print, sweep_bar, thread_pool};
 
 pub(crate) fn run(args: &AnalyzeArgs) -> Result<Verdict> {
+    let rule_sets = rule_sets(args)?;
+    let cards = usize::from(args.cards);
+    if let Some(shard) = args.shard {
+        return super::shard::run(args, &rule_sets, cards, shard);
+    }
+    check_folder(&args.out).context("cannot write reports")?;
+    let pool = thread_pool(args.work.threads)?;
+    let outcomes = solve(args, &rule_sets, cards, &|_| true, &pool)?;
+    let (analyses, not_done) = done_and_not(outcomes)?;
+    let style = args.style.style();
+    write_reports(
+        &args.out,
+        &analyses,
+        &not_done,
+        style,
+        args.summaries_only,
+        args.format,
+        &pool,
+    )
+}
+
+/// The rule sets `args` sweep, in their order.
+pub(crate) fn rule_sets(args: &AnalyzeArgs) -> Result<Vec<prime_solve::Rules>> {
     let rules = args.rules.rules()?;
-    let rule_sets = if args.all_rules {
+    Ok(if args.all_rules {
         // The settings --all-rules does not sweep apply to every rule set;
         // the depth only where there are functions to nest.
         all_rule_sets()
@@ -36,21 +61,50 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<Verdict> {
             .collect()
     } else {
         vec![rules]
+    })
+}
+
+/// Where each rule set's census stops under `args`.
+pub(crate) fn screen_of(
+    args: &AnalyzeArgs,
+    cards: usize,
+) -> impl Fn(&prime_solve::Rules) -> Option<u64> + Sync {
+    let every = args.count_every_prime;
+    move |r: &prime_solve::Rules| screen(r, cards).filter(|_| !every)
+}
+
+/// Each rule set's analysis of the hands `keep` keeps, or (under
+/// --skip-refused) why it was not done, with a progress bar.
+// A rule set's outcome is its analysis or why not, one of each a rule
+// set: not many, so the size of the refusal does not matter.
+#[allow(clippy::result_large_err)]
+pub(crate) fn solve(
+    args: &AnalyzeArgs,
+    rule_sets: &[prime_solve::Rules],
+    cards: usize,
+    keep: &(dyn Fn(prime_solve::Hand) -> bool + Sync),
+    pool: &super::Pool,
+) -> Result<Vec<Result<Analysis, NotDone>>> {
+    let kept = |r: &prime_solve::Rules| {
+        deal(cards, r.faces)
+            .0
+            .iter()
+            .filter(|d| keep(d.hand))
+            .count()
     };
-    let cards = usize::from(args.cards);
-    check_folder(&args.out).context("cannot write reports")?;
-    let pool = thread_pool(args.work.threads)?;
-    let hands: usize = rule_sets.iter().map(|r| deal(cards, r.faces).0.len()).sum();
+    let counts: Vec<usize> = rule_sets.iter().map(kept).collect();
+    let hands: usize = counts.iter().sum();
     let work: u64 = rule_sets
         .iter()
-        .map(|r| deal(cards, r.faces).0.len() as u64 * cost(r, cards))
+        .zip(&counts)
+        .map(|(r, &n)| n as u64 * search_cost(r, cards))
         .sum();
     let bar = sweep_bar(work, hands as u64, args.work.quiet);
     let done = std::sync::atomic::AtomicU64::new(0);
-    let screen = |r: &prime_solve::Rules| screen(r, cards).filter(|_| !args.count_every_prime);
+    let screen = screen_of(args, cards);
     let tick = |r: &prime_solve::Rules| {
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        bar.inc(cost(r, cards));
+        bar.inc(search_cost(r, cards));
         if n.is_multiple_of(16) || n == hands as u64 {
             let rate = n as f64 / bar.elapsed().as_secs_f64().max(0.001);
             bar.set_message(format!(
@@ -68,41 +122,80 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     } else {
         Pruned::Counted
     };
-    let (analyses, not_done) = if args.skip_refused {
-        let each =
-            pool.install(|| analyze_each(&rule_sets, cards, &screen, pruned, budget, &tick))?;
-        let mut analyses = Vec::new();
-        let mut not_done = Vec::new();
-        for (rules, result) in rule_sets.iter().zip(each) {
-            match result {
-                Ok(a) => analyses.push(a),
-                Err(why) => not_done.push(NotDone {
+    let sweep = Sweep {
+        cards,
+        screen: &screen,
+        pruned,
+        keep,
+    };
+    let outcomes = if args.skip_refused {
+        let each = pool.install(|| analyze_each_among(rule_sets, &sweep, budget, &tick))?;
+        rule_sets
+            .iter()
+            .zip(each)
+            .map(|(rules, result)| {
+                result.map_err(|why| NotDone {
                     rules: *rules,
                     cards,
                     why,
-                }),
-            }
-        }
-        if analyses.is_empty()
-            && let Some(first) = not_done.first()
-        {
-            return Err(first.why.clone().into());
-        }
-        (analyses, not_done)
+                })
+            })
+            .collect()
     } else {
-        let analyses =
-            pool.install(|| analyze_screened(&rule_sets, cards, &screen, pruned, budget, &tick))?;
-        (analyses, Vec::new())
+        let analyses = pool.install(|| analyze_screened_among(rule_sets, &sweep, budget, &tick))?;
+        analyses.into_iter().map(Ok).collect()
     };
     bar.finish_and_clear();
     // The ways to each prime, where they are counted (three cards, four
-    // without functions).
-    let mut analyses = analyses;
+    // without functions): a part of a sweep counts those of its hands.
+    let mut outcomes: Vec<Result<Analysis, NotDone>> = outcomes;
     if !args.no_ways {
         let _spinner = super::Spinner::start("counting the ways", args.work.quiet);
-        pool.install(|| analyses.iter_mut().try_for_each(|a| a.count_ways(budget)))?;
+        pool.install(|| {
+            outcomes
+                .iter_mut()
+                .filter_map(|o| o.as_mut().ok())
+                .try_for_each(|a| a.count_ways(budget))
+        })?;
     }
-    let detail = if args.summaries_only {
+    Ok(outcomes)
+}
+
+/// The analyses done and the rule sets not done, in order; an error when
+/// none was done.
+pub(crate) fn done_and_not(
+    outcomes: Vec<Result<Analysis, NotDone>>,
+) -> Result<(Vec<Analysis>, Vec<NotDone>)> {
+    let mut analyses = Vec::new();
+    let mut not_done = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Ok(a) => analyses.push(a),
+            Err(n) => not_done.push(n),
+        }
+    }
+    if analyses.is_empty()
+        && let Some(first) = not_done.first()
+    {
+        return Err(first.why.clone().into());
+    }
+    Ok((analyses, not_done))
+}
+
+/// Renders the reports of `analyses` (and the rule sets `not_done`), writes
+/// them to `out` and prints the answers: what `analyze` ends with, and
+/// `merge` too, so that both write the same bytes.
+pub(crate) fn write_reports(
+    out_dir: &std::path::Path,
+    analyses: &[Analysis],
+    not_done: &[NotDone],
+    style: prime_solve::Style,
+    summaries_only: bool,
+    format: Format,
+    pool: &super::Pool,
+) -> Result<Verdict> {
+    let budget = super::memory::budget();
+    let detail = if summaries_only {
         report::Detail::Summaries
     } else {
         report::Detail::Full
@@ -134,42 +227,34 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<Verdict> {
     // The index links only to the reports that are there beside it.
     let companions: Vec<Companion> = COMPANIONS
         .into_iter()
-        .filter(|c| c.files.iter().all(|f| args.out.join(f).is_file()))
+        .filter(|c| c.files.iter().all(|f| out_dir.join(f).is_file()))
         .collect();
-    let files = pool.install(|| {
-        report::render(
-            &analyses,
-            &not_done,
-            args.style.style(),
-            detail,
-            &companions,
-        )
-    });
-    write_files(&args.out, &files).context("cannot write reports")?;
-    let out = match args.format {
+    let files = pool.install(|| report::render(analyses, not_done, style, detail, &companions));
+    write_files(out_dir, &files).context("cannot write reports")?;
+    let out = match format {
         Format::Json => {
-            let folder = args.out.display().to_string();
+            let folder = out_dir.display().to_string();
             serde_json::to_string_pretty(&json::analyses(
-                &analyses,
-                &not_done,
-                args.style.style(),
+                analyses,
+                not_done,
+                style,
                 files.len(),
                 &folder,
             ))? + "\n"
         }
         Format::Text => {
             let mut out = String::new();
-            for a in &analyses {
+            for a in analyses {
                 out.push_str(&answer_line(a));
                 out.push('\n');
             }
-            for n in &not_done {
+            for n in not_done {
                 out.push_str(&format!("{}: not done: {}\n", n.folder(), n.reason()));
             }
             out.push_str(&format!(
                 "reports: {} in {}\n",
                 plural(files.len(), "file", "files"),
-                prime_solve::text::echo(&args.out.display().to_string())
+                prime_solve::text::echo(&out_dir.display().to_string())
             ));
             out
         }
@@ -191,26 +276,4 @@ fn answer_line(a: &Analysis) -> String {
             failing.join(", ")
         ),
     }
-}
-
-/// The relative cost of solving one hand under `rules`, so that the
-/// progress bar's rate and time left stay steady across rule sets: each
-/// house rule multiplies the values a hand reaches (measured on five-card
-/// hands: powers ×3, juxtaposition ×1.5, T ×80, T ! √ ×500), more so with
-/// more cards.
-fn cost(rules: &prime_solve::Rules, cards: usize) -> u64 {
-    let grow = |factor: u64| factor.pow(u32::try_from(cards.saturating_sub(2)).unwrap_or(1));
-    let mut c = 1;
-    if rules.powers {
-        c *= grow(2);
-    }
-    if rules.juxtapose {
-        c = c * 3 / 2;
-    }
-    if rules.function_list().len() == 1 {
-        c *= grow(4);
-    } else if !rules.functions.is_empty() {
-        c *= grow(8);
-    }
-    c.max(1)
 }

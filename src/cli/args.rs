@@ -55,9 +55,15 @@ pub(crate) enum Command {
     Check(CheckArgs),
     /// Solve every hand the pack deals and write reports (CSV, Markdown, SVG).
     #[command(
-        after_help = "Examples:\n  prime-solve analyze\n  prime-solve analyze --all-rules --out reports\n  prime-solve analyze --cards 6 --faces rank --out /tmp/six"
+        after_help = "Examples:\n  prime-solve analyze\n  prime-solve analyze --all-rules --out reports\n  prime-solve analyze --cards 6 --faces rank --out /tmp/six\n  prime-solve analyze --cards 4 --all-rules --shard 3/8 --out part3   (then prime-solve merge)"
     )]
     Analyze(AnalyzeArgs),
+    /// Merge the parts of a sweep run as shards (`analyze --shard I/N`) into
+    /// the reports one `analyze` run writes, byte for byte.
+    #[command(
+        after_help = "Examples:\n  mkdir -p parts; for i in 1 2 3; do prime-solve analyze --all-rules --shard $i/3 --out parts/$i; done\n  prime-solve merge --out reports parts/1 parts/2 parts/3\n\nSee docs/distributed.md for GNU parallel, Slurm and Kubernetes."
+    )]
+    Merge(MergeArgs),
     /// Print strategy tables for the table: best and quickest call per hand.
     #[command(
         after_help = "Examples:\n  prime-solve table\n  prime-solve table --faces rank --out reports/table-rank.md\n  prime-solve table --format csv"
@@ -555,9 +561,16 @@ pub(crate) struct AnalyzeArgs {
     /// Cards per hand (2-6).
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=6), allow_negative_numbers = true)]
     pub(crate) cards: u8,
-    /// The folder to write reports to (created if its parent exists).
+    /// The folder to write reports to (created if its parent exists); with
+    /// --shard, the folder of the part.
     #[arg(short, long, value_name = "DIR", default_value = "reports")]
     pub(crate) out: PathBuf,
+    /// Solve only the I-th of N parts of the hands (balanced by their
+    /// expected cost) and write that part to --out, for `prime-solve
+    /// merge`: e.g. --shard 3/8. A part already finished in --out is left
+    /// as it is (docs/distributed.md).
+    #[arg(long, value_name = "I/N", requires = "out", value_parser = |s: &str| s.parse::<prime_solve::shard::Shard>())]
+    pub(crate) shard: Option<prime_solve::shard::Shard>,
     /// Write only the index and each rule set's summary.md, not hands.csv
     /// and the plots (for sweeps of four cards or more, whose hands.csv
     /// lists hundreds of megabytes of primes).
@@ -580,6 +593,25 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) memory: MemoryArgs,
     #[command(flatten)]
     pub(crate) rules: RuleArgs,
+}
+
+#[derive(Args)]
+pub(crate) struct MergeArgs {
+    /// The folder to write the reports to (created if its parent exists),
+    /// as `analyze --out` writes them.
+    #[arg(short, long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// The parts' folders, each written by `analyze --shard I/N --out
+    /// PART`: every part of one sweep, each once.
+    #[arg(value_name = "PART", required = true)]
+    pub(crate) parts: Vec<PathBuf>,
+    /// Print the answers as text, or as one JSON object, as `analyze` does.
+    #[arg(short, long, value_enum, default_value = "text")]
+    pub(crate) format: Format,
+    #[command(flatten)]
+    pub(crate) work: WorkArgs,
+    #[command(flatten)]
+    pub(crate) memory: MemoryArgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

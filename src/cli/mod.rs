@@ -11,6 +11,7 @@ mod memory;
 mod play;
 mod practice;
 mod query;
+mod shard;
 mod simulate;
 mod table;
 mod term;
@@ -40,6 +41,7 @@ impl Command {
         match self {
             Command::Query(a) => Some(&a.memory),
             Command::Analyze(a) => Some(&a.memory),
+            Command::Merge(a) => Some(&a.memory),
             Command::Table(a) => Some(&a.memory),
             Command::Simulate(a) => Some(&a.memory),
             Command::Advise(a) => Some(&a.memory),
@@ -57,6 +59,7 @@ impl Command {
     fn threads(&self) -> Option<u16> {
         match self {
             Command::Analyze(a) => a.work.threads,
+            Command::Merge(a) => a.work.threads,
             Command::Simulate(a) => a.work.threads,
             Command::Advise(a) => a.work.threads,
             _ => None,
@@ -130,6 +133,7 @@ pub(crate) fn run() -> ExitCode {
     let own_pool = matches!(
         cli.command,
         Command::Analyze(_)
+            | Command::Merge(_)
             | Command::Simulate(_)
             | Command::Advise(_)
             | Command::Completions(_)
@@ -143,6 +147,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Query(a) => query::run(&a),
         Command::Check(a) => check::run(&a),
         Command::Analyze(a) => analyze::run(&a),
+        Command::Merge(a) => shard::merge(&a),
         Command::Table(a) => table::run(&a),
         Command::Simulate(a) => simulate::run(&a),
         Command::Advise(a) => advise::run(&a),

@@ -9,7 +9,7 @@ use crate::hand::Hand;
 use crate::rules::RulesError;
 
 /// Why a hand could not be solved.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SolveError {
     #[error(transparent)]
     Rules(#[from] RulesError),
@@ -46,7 +46,7 @@ pub enum SolveError {
 }
 
 /// What [`Solver::foresee_primes`](super::Solver::foresee_primes) projected for a sweep it refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PrimesRefusal {
     /// The hands of the sweep, and their size.
     pub hands: usize,

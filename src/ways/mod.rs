@@ -216,7 +216,7 @@ fn rename(e: &Expr, values: &[u8], perm: &[u8], used: &mut [bool]) -> Form {
 /// way's operator weight: + − 1, × ÷ 2, ^ 3, ...). One way weighing 4
 /// gives 4; two such ways, 3; a way weighing 2 and two weighing 3, 1. The
 /// sum is kept exact, scaled by 2^64.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Difficulty {
     /// Σ 2^(64 − w); 0 when the hand makes no prime.
     pub ease: u128,
