@@ -94,7 +94,7 @@ pub fn check(hand: Hand, claim: &str, rules: &Rules) -> Result<Value, Fault> {
         return Err(Fault::TooLong);
     }
     let (expression, offset, stated) = split_result(claim)?;
-    let claim = Claim::parse(expression).map_err(|mut e| {
+    let claim = Claim::parse_with(expression, rules.faces).map_err(|mut e| {
         e.column += offset;
         e
     })?;
@@ -183,11 +183,17 @@ fn plain_number(side: &str) -> Option<Result<Value, Fault>> {
 /// several cards written side by side.
 fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
     let numbers = claim.numbers();
-    let mut left = [0usize; CARD_SLOTS];
-    for v in hand.values() {
-        left[usize::from(v)] += 1;
+    // A number alone: a result said without its calculation, or a card
+    // for a claim forgotten.
+    if let (Claim::Number { text, .. }, true) = (claim, hand.len() > 1)
+        && !(rules.juxtapose && assign(&numbers, &mut counts(hand), true))
+    {
+        return Err(Fault::Cards(format!(
+            "{text} alone is not made from the cards: a claim uses every card of the hand \
+             ({hand}) once"
+        )));
     }
-    if assign(&numbers, &mut left, rules.juxtapose) {
+    if assign(&numbers, &mut counts(hand), rules.juxtapose) {
         return Ok(());
     }
     // No assignment: explain with the plainest reading.
@@ -253,11 +259,25 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
 /// Tries to give every literal its cards from `left` (counts by value).
 /// Each literal takes at least one card, so the recursion is no deeper than
 /// the hand has cards.
+/// How many cards of each value the hand holds.
+fn counts(hand: Hand) -> [usize; CARD_SLOTS] {
+    let mut left = [0usize; CARD_SLOTS];
+    for v in hand.values() {
+        left[usize::from(v)] += 1;
+    }
+    left
+}
+
 fn assign(numbers: &[(u64, &str)], left: &mut [usize; CARD_SLOTS], juxtapose: bool) -> bool {
-    let Some(((_, text), rest)) = numbers.split_first() else {
+    let Some(((value, text), rest)) = numbers.split_first() else {
         return left.iter().all(|&n| n == 0);
     };
-    let readings = if juxtapose {
+    let readings = if !text.starts_with(|c: char| c.is_ascii_digit()) {
+        // A card named by letter (`K`, `QH`): that card alone.
+        u8::try_from(*value)
+            .map(|v| vec![vec![v]])
+            .unwrap_or_default()
+    } else if juxtapose {
         split_cards(text, left.iter().sum())
     } else {
         text.parse::<u8>()

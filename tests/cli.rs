@@ -96,7 +96,7 @@ fn check_rules_on_claims() {
         .code(1)
         .stdout(predicate::str::contains("column 11"));
     prime_solve()
-        .args(["check", "QH", "KS", "JK", "(Q+K)/J", "--format", "json"])
+        .args(["check", "QH", "KS", "JK", "(Q+K)*J", "--format", "json"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("\"valid\": false"));
@@ -207,16 +207,106 @@ fn check_takes_options_anywhere() {
 }
 
 #[test]
-fn check_without_a_claim_is_a_usage_error() {
+fn a_card_alone_as_the_claim_is_ruled_and_the_missing_claim_named() {
+    // `check 4 6 8`: the last card is read as the claim, a number alone.
+    prime_solve()
+        .args(["check", "4", "6", "8"])
+        .assert()
+        .code(1)
+        .stdout(
+            "invalid: 8 alone is not made from the cards: a claim uses every card of the hand \
+             (4 6) once; if `8` is a card, the claim is missing: give it last, in quotes\n",
+        );
+    // A number that is no card of the hand is a claim made from nothing.
+    prime_solve()
+        .args(["check", "4", "6", "8", "3"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with(
+            "invalid: 3 alone is not made from the cards: a claim uses every card of the hand \
+             (4 6 8) once",
+        ));
+    // A card of the hand alone cannot be a claim: the claim is missing.
     fails_with(
-        prime_solve().args(["check", "4", "6", "8"]),
-        "the claim is missing: `8` is a card",
+        prime_solve().args(["check", "4", "6", "8", "8"]),
+        "the claim is missing: `8` is a card of the hand",
     );
     fails_with(
-        prime_solve().args(["check", "4", "6", "QH", "--powers"]),
-        "the claim is missing: `QH` is a card",
+        prime_solve().args(["check", "4", "6", "QH", "QH", "--powers"]),
+        "the claim is missing: `QH` is a card of the hand",
     );
     fails_with(prime_solve().args(["check", "4"]), "<CARDS>");
+}
+
+/// A hand that fails under the ceiling: the nearest prime above it, and
+/// how, in words and in JSON.
+#[test]
+fn a_failing_hand_names_the_nearest_prime_above_the_ceiling() {
+    prime_solve()
+        .args(["query", "5", "8", "Q", "--faces", "rank"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "no prime up to 97: this hand fails under these rules; the nearest prime above is \
+             101 = 12 × 8 + 5 (allowed with --high-primes)\n",
+        ));
+    let out = prime_solve()
+        .args([
+            "query", "5", "8", "Q", "--faces", "rank", "--ascii", "-f", "json",
+        ])
+        .assert()
+        .code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["nearest_above"]["value"], 101);
+    assert_eq!(v["nearest_above"]["witness"], "12 * 8 + 5");
+    // Under any prime there is no ceiling to be above.
+    let out = prime_solve()
+        .args([
+            "query",
+            "9",
+            "12",
+            "12",
+            "--faces",
+            "rank",
+            "--high-primes",
+            "-f",
+            "json",
+        ])
+        .assert()
+        .code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(v.get("nearest_above").is_none());
+}
+
+/// Face cards by letter in a claim count what the faces say.
+#[test]
+fn face_cards_by_letter_in_a_claim() {
+    for (faces, out) in [
+        ("rank", "invalid: 14 = 2 × 7 is not prime\n"),
+        ("five", "valid: K + Q - J = 5, a prime\n"),
+    ] {
+        prime_solve()
+            .args(["check", "K", "Q", "J", "K + Q - J", "--faces", faces])
+            .assert()
+            .code(1 - i32::from(faces == "five"))
+            .stdout(out);
+    }
+    prime_solve()
+        .args(["check", "A", "2", "3", "A + 2 * 3"])
+        .assert()
+        .success();
+    prime_solve()
+        .args(["check", "KH", "QS", "JD", "KH + QS * JD", "--faces", "suit"])
+        .assert()
+        .code(1)
+        .stdout("invalid: 6 = 2 × 3 is not prime\n");
+    prime_solve()
+        .args(["check", "5", "JK", "7", "JK + 5 + 7"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "a Joker copies the higher other card",
+        ));
 }
 
 #[test]
@@ -442,7 +532,16 @@ fn hands_the_pack_can_deal_are_still_accepted() {
     prime_solve()
         .args(["query", "JK", "JK", "5"])
         .assert()
-        .stdout(predicate::str::starts_with("hand: 5 5 5\n"));
+        .stdout(predicate::str::starts_with(
+            "hand: JK JK 5 (counting 5 5 5)\n",
+        ));
+    // Face cards by letter: the cards as given, and what they count.
+    prime_solve()
+        .args(["query", "K", "Q", "J", "--faces", "rank"])
+        .assert()
+        .stdout(predicate::str::starts_with(
+            "hand: K Q J (counting 11 12 13)\n",
+        ));
 }
 
 #[test]
@@ -451,7 +550,9 @@ fn any_values_lifts_the_pack() {
         .args(["query", "JK", "JK", "JK", "5", "--any-values"])
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("hand: 5 5 5 5\n"));
+        .stdout(predicate::str::starts_with(
+            "hand: JK JK JK 5 (counting 5 5 5 5)\n",
+        ));
     prime_solve()
         .args(["query", "2", "2", "2", "2", "2", "3", "--any-values"])
         .assert()

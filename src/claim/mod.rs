@@ -76,7 +76,25 @@ impl Claim {
     /// # Panics
     /// Never: the parser's own stack holds what it reads.
     pub fn parse(input: &str) -> Result<Claim, ParseError> {
-        parser::parse(token::tokenize(input)?)
+        parser::parse(token::tokenize(input, None)?)
+    }
+
+    /// As [`Claim::parse`], with the cards a player may name by letter
+    /// (`K + Q - J`, `A`, `QH`) read as the values they count under
+    /// `faces`.
+    ///
+    /// ```
+    /// use prime_solve::{Claim, Faces};
+    /// let c = Claim::parse_with("K + Q - J", Faces::Rank).unwrap();
+    /// assert_eq!(c.numbers(), [(13, "K"), (12, "Q"), (11, "J")]);
+    /// assert!(Claim::parse("K + Q - J").is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Claim::parse`], and for a card the faces cannot count alone (a
+    /// face card without its suit under `suit`, a Joker).
+    pub fn parse_with(input: &str, faces: crate::rules::Faces) -> Result<Claim, ParseError> {
+        parser::parse(token::tokenize(input, Some(faces))?)
     }
 
     /// The literals, left to right.

@@ -46,7 +46,12 @@ pub(super) fn precedence(op: BinOp) -> u8 {
     }
 }
 
-pub(super) fn tokenize(input: &str) -> Result<Vec<(Token, usize)>, ParseError> {
+/// The tokens of `input`; with `faces`, a word that is a card (`K`, `QH`,
+/// `A`) stands for the value it counts under those faces.
+pub(super) fn tokenize(
+    input: &str,
+    faces: Option<crate::rules::Faces>,
+) -> Result<Vec<(Token, usize)>, ParseError> {
     let chars: Vec<char> = input.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -105,6 +110,21 @@ pub(super) fn tokenize(input: &str) -> Result<Vec<(Token, usize)>, ParseError> {
                 "fact" => Token::Func(Func::Fact, typed),
                 "sqrt" => Token::Func(Func::Sqrt, typed),
                 "root" => Token::Root,
+                _ if faces.is_some() && crate::card::Card::parse(&typed).is_ok() => {
+                    let card = crate::card::Card::parse(&typed).expect("a card");
+                    let faces = faces.expect("faces");
+                    match card.value(faces) {
+                        Ok(Some(v)) => Token::Number(u64::from(v), typed),
+                        Ok(None) => {
+                            return Err(err(
+                                column,
+                                "a Joker copies the higher other card: write the value it counts"
+                                    .into(),
+                            ));
+                        }
+                        Err(e) => return Err(err(column, e.to_string())),
+                    }
+                }
                 word => {
                     return Err(err(
                         column,

@@ -41,6 +41,12 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         answer.written(style, extra)?
     };
     let found = !primes.is_empty();
+    // A hand that fails under a ceiling: the prime it would call above it.
+    let nearest = if found {
+        None
+    } else {
+        solver.nearest_above(hand)?
+    };
     let ways = match args.ways.ways {
         Some(_) => {
             let spinner = Spinner::start("counting the ways", false);
@@ -69,18 +75,43 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
             match &ways {
                 Some(ways) => serde_json::to_writer_pretty(
                     &mut *out,
-                    &json::query_with_ways(&answer, &primes, ways, all, style),
+                    &json::query_with_ways(&answer, &primes, ways, all, style)
+                        .with_nearest(nearest.as_ref(), style),
                 ),
-                None => serde_json::to_writer_pretty(&mut *out, &json::query(&answer, &primes)),
+                None => serde_json::to_writer_pretty(
+                    &mut *out,
+                    &json::query(&answer, &primes).with_nearest(nearest.as_ref(), style),
+                ),
             }
             .map_err(io::Error::from)?;
             writeln!(out)
         })?,
         Format::Text => print_with(|out| {
-            writeln!(out, "hand: {hand}")?;
+            // The cards as given, and what they count where that differs.
+            let given: Vec<&str> = args
+                .cards
+                .iter()
+                .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ','))
+                .filter(|t| !t.is_empty())
+                .collect();
+            let plain = given.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
+            let given = prime_solve::text::echo(&given.join(" ")).to_string();
+            if plain {
+                writeln!(out, "hand: {hand}")?;
+            } else {
+                writeln!(out, "hand: {given} (counting {hand})")?;
+            }
             writeln!(out, "rules: {} ({})", rules.name(), rules.describe())?;
             match primes.last() {
-                None => writeln!(out, "no prime: this hand fails under these rules")?,
+                None => match (&nearest, rules.max_prime) {
+                    (Some((p, how)), Some(max)) => writeln!(
+                        out,
+                        "no prime up to {max}: this hand fails under these rules; the nearest \
+                         prime above is {p} = {} (allowed with --high-primes)",
+                        how.render(style)
+                    )?,
+                    _ => writeln!(out, "no prime: this hand fails under these rules")?,
+                },
                 Some(top) => {
                     let width = top.value.to_string().len();
                     writeln!(out, "{}:", plural(primes.len(), "prime", "primes"))?;

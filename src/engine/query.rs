@@ -137,6 +137,45 @@ impl Solver {
     }
 }
 
+impl Solver {
+    /// The smallest prime above the ceiling that `hand` makes, with its
+    /// simplest witness: what a hand that makes no prime under the ceiling
+    /// would call if any prime counted. `None` without a ceiling, or where
+    /// the hand makes no prime at all. Searched only for hands of up to
+    /// [`COUNTED_UP_TO`] cards, where every prime is cheap to find.
+    ///
+    /// ```
+    /// use prime_solve::{Faces, Hand, Rules, Solver, Style};
+    /// let rules = Rules { faces: Faces::Rank, ..Rules::default() };
+    /// let solver = Solver::new(rules)?;
+    /// let (p, how) = solver.nearest_above(Hand::from_values(&[5, 8, 12]))?.unwrap();
+    /// assert_eq!((p, how.render(Style::ASCII).as_str()), (101, "12 * 8 + 5"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Solver::query`].
+    pub fn nearest_above(&self, hand: Hand) -> Result<Option<(Value, Expr)>, SolveError> {
+        let Some(ceiling) = self.rules().max_prime else {
+            return Ok(None);
+        };
+        if hand.len() > COUNTED_UP_TO {
+            return Ok(None);
+        }
+        let any = Solver::new(Rules {
+            max_prime: None,
+            ..*self.rules()
+        })?
+        .with_budget(std::sync::Arc::clone(self.budget()));
+        let solution = any.solve_primes(hand)?;
+        Ok(solution
+            .primes()
+            .into_iter()
+            .find(|&p| p > Value::from(ceiling))
+            .and_then(|p| Some((p, solution.witness(p)?))))
+    }
+}
+
 impl<'s> Answer<'s> {
     /// The hand asked about.
     pub fn hand(&self) -> Hand {

@@ -144,6 +144,35 @@ pub struct QueryJson<'a> {
     difficulty: Option<Option<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hard: Option<bool>,
+    /// For a hand that makes no prime under the ceiling: the smallest
+    /// prime above it, with its witness ([`crate::Solver::nearest_above`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nearest_above: Option<NearestJson>,
+}
+
+/// The smallest prime above the ceiling, and how.
+#[derive(Serialize)]
+pub struct NearestJson {
+    value: Integer,
+    value_text: String,
+    witness: String,
+}
+
+impl QueryJson<'_> {
+    /// With the smallest prime above the ceiling, for a hand that fails.
+    #[must_use]
+    pub fn with_nearest(
+        mut self,
+        nearest: Option<&(Value, crate::expr::Expr)>,
+        style: Style,
+    ) -> Self {
+        self.nearest_above = nearest.map(|(p, how)| NearestJson {
+            value: Integer(*p),
+            value_text: p.to_string(),
+            witness: how.render(style),
+        });
+        self
+    }
 }
 
 /// A prime with its witness, in a query's list.
@@ -219,6 +248,7 @@ pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a>
         values: answer.values().map(ValuesJson),
         difficulty: None,
         hard: None,
+        nearest_above: None,
     }
 }
 

@@ -360,8 +360,14 @@ async fn answer_query(
             } else {
                 answer.written(style, json::BYTES_PER_PRIME)?
             };
+            let nearest = if primes.is_empty() {
+                solver.nearest_above(hand)?
+            } else {
+                None
+            };
             let Some(shown) = ways else {
-                return Ok(serde_json::to_string_pretty(&json::query(&answer, &primes))? + "\n");
+                let q = json::query(&answer, &primes).with_nearest(nearest.as_ref(), style);
+                return Ok(serde_json::to_string_pretty(&q)? + "\n");
             };
             let mut counted = Ways::count(hand, &rules, Arc::clone(&job.budget))?;
             for p in answer.primes() {
@@ -370,7 +376,8 @@ async fn answer_query(
                 }
             }
             let all = shown == WaysShown::All;
-            let q = json::query_with_ways(&answer, &primes, &counted, all, style);
+            let q = json::query_with_ways(&answer, &primes, &counted, all, style)
+                .with_nearest(nearest.as_ref(), style);
             Ok(serde_json::to_string_pretty(&q)? + "\n")
         };
         run().map_err(|e| Refusal::of(&e))
