@@ -17,7 +17,7 @@ fn json(args: &[&str]) -> Json {
 
 #[test]
 fn completions_know_every_command_and_flag() {
-    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+    for shell in ["bash", "zsh", "fish", "tcsh", "powershell", "elvish"] {
         let script = stdout(&["completions", shell]);
         for word in [
             "query",
@@ -30,7 +30,13 @@ fn completions_know_every_command_and_flag() {
             assert!(script.contains(word), "{shell} completion lacks {word}");
         }
     }
-    fails_with(prime_solve().args(["completions", "tcsh"]), "tcsh");
+    let tcsh = stdout(&["completions", "tcsh"]);
+    assert!(
+        tcsh.contains("complete prime-solve 'p/1/(query check "),
+        "{tcsh}"
+    );
+    assert!(tcsh.contains("'n/--faces/(five rank suit)/'"), "{tcsh}");
+    fails_with(prime_solve().args(["completions", "ksh"]), "ksh");
 }
 
 #[test]
@@ -47,6 +53,12 @@ fn the_manual_page_is_roff() {
         &query[..200]
     );
     assert!(query.contains("memory\\-limit"));
+    // Its examples under EXAMPLES, each line as written.
+    assert!(
+        query.contains(".SH EXAMPLES\n.nf\n  prime\\-solve query 4 6 8\n"),
+        "{query}"
+    );
+    assert!(!query.contains("EXTRA") && !page.contains("EXTRA"));
     fails_with(prime_solve().args(["man", "qeury"]), "no command `qeury`");
     // clap's `help` command has no page: none is referred to or printed.
     assert!(!page.contains("prime\\-solve\\-help"));

@@ -99,7 +99,8 @@ pub(crate) enum Command {
     #[command(
         after_help = "Install (bash): prime-solve completions bash > ~/.local/share/bash-completion/completions/prime-solve\n\
                       Install (zsh):  prime-solve completions zsh > ~/.zfunc/_prime-solve   (with fpath+=~/.zfunc)\n\
-                      Install (fish): prime-solve completions fish > ~/.config/fish/completions/prime-solve.fish"
+                      Install (fish): prime-solve completions fish > ~/.config/fish/completions/prime-solve.fish\n\
+                      Install (tcsh): prime-solve completions tcsh > ~/.prime-solve.tcsh   (and `source ~/.prime-solve.tcsh` in ~/.tcshrc)"
     )]
     Completions(CompletionsArgs),
     /// Print a manual page (roff) to standard output: the tool's, or one
@@ -172,7 +173,18 @@ pub(crate) struct ManArgs {
 pub(crate) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
-    pub(crate) shell: clap_complete::Shell,
+    pub(crate) shell: ShellName,
+}
+
+/// A shell `completions` writes for: clap's, and tcsh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ShellName {
+    Bash,
+    Zsh,
+    Fish,
+    Tcsh,
+    Powershell,
+    Elvish,
 }
 
 /// The house rules, shared by every command.

@@ -172,11 +172,67 @@ pub(crate) fn run() -> ExitCode {
 }
 
 /// A completion script for `shell`, from the clap definition.
-fn completions(shell: clap_complete::Shell) -> anyhow::Result<Verdict> {
+fn completions(shell: args::ShellName) -> anyhow::Result<Verdict> {
+    use args::ShellName;
+    use clap_complete::Shell;
+    let shell = match shell {
+        ShellName::Bash => Shell::Bash,
+        ShellName::Zsh => Shell::Zsh,
+        ShellName::Fish => Shell::Fish,
+        ShellName::Powershell => Shell::PowerShell,
+        ShellName::Elvish => Shell::Elvish,
+        ShellName::Tcsh => {
+            print(&tcsh_completions())?;
+            return Ok(Verdict::Yes);
+        }
+    };
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "prime-solve", &mut out);
     print(&String::from_utf8(out)?)?;
     Ok(Verdict::Yes)
+}
+
+/// tcsh's `complete` line: the commands first, the values of the flags
+/// that take a few, and every long flag of every command.
+fn tcsh_completions() -> String {
+    let cli = Cli::command();
+    let commands: Vec<&str> = cli
+        .get_subcommands()
+        .map(clap::Command::get_name)
+        .filter(|&n| n != "help")
+        .collect();
+    let mut flags: Vec<String> = Vec::new();
+    let mut values: Vec<(String, Vec<String>)> = Vec::new();
+    for command in std::iter::once(&cli).chain(cli.get_subcommands()) {
+        for arg in command.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            flags.push(long.to_string());
+            let possible: Vec<String> = arg
+                .get_possible_values()
+                .iter()
+                .filter(|v| !v.is_hide_set())
+                .map(|v| v.get_name().to_string())
+                .collect();
+            let takes = arg.get_action().takes_values();
+            if takes && !possible.is_empty() && !values.iter().any(|(f, _)| f == long) {
+                values.push((long.to_string(), possible));
+            }
+        }
+    }
+    flags.sort();
+    flags.dedup();
+    let mut line = format!(
+        "# prime-solve completions for tcsh: `source` this file from ~/.tcshrc\n\
+         complete prime-solve 'p/1/({})/'",
+        commands.join(" ")
+    );
+    line.push_str(" 'n/completions/(bash zsh fish tcsh powershell elvish)/'");
+    line.push_str(&format!(" 'n/man/({})/'", commands.join(" ")));
+    for (flag, possible) in &values {
+        line.push_str(&format!(" 'n/--{flag}/({})/'", possible.join(" ")));
+    }
+    line.push_str(&format!(" 'c/--/({})/'\n", flags.join(" ")));
+    line
 }
 
 /// The manual page, from the clap definition.
@@ -208,8 +264,32 @@ fn man(command: Option<&str>) -> anyhow::Result<Verdict> {
         .section("6")
         .manual("Games")
         .render(&mut out)?;
-    print(&String::from_utf8(out)?)?;
+    print(&examples_section(&String::from_utf8(out)?))?;
     Ok(Verdict::Yes)
+}
+
+/// Clap's text after the help, which the page calls EXTRA, as the
+/// EXAMPLES section manual pages have (NOTES for other text), its lines
+/// kept as they are written.
+fn examples_section(page: &str) -> String {
+    let Some(start) = page.find(".SH EXTRA\n") else {
+        return page.to_string();
+    };
+    let body_start = start + ".SH EXTRA\n".len();
+    let end = page[body_start..]
+        .find("\n.SH ")
+        .map_or(page.len(), |i| body_start + i + 1);
+    let body = &page[body_start..end];
+    let (heading, body) = match body.strip_prefix("Examples:\n") {
+        Some(rest) => ("EXAMPLES", rest),
+        None => ("NOTES", body),
+    };
+    format!(
+        "{}.SH {heading}\n.nf\n{}\n.fi\n{}",
+        &page[..start],
+        body.trim_end_matches('\n'),
+        &page[end..]
+    )
 }
 
 /// Clap's message folded into one line; help and version print as usual.
