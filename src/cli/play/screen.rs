@@ -409,3 +409,34 @@ fn called_validly(round: &Round) -> bool {
         prime_solve::game::Person::Called { ruling: Ok(_), .. }
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_too_wide_is_cut_after_a_word() {
+        assert_eq!(fit("turn 1: you win", 20), "turn 1: you win");
+        assert_eq!(fit("the cards are buried now", 20), "the cards are…");
+        // No space past the middle: cut at a character, never mid-char.
+        assert_eq!(fit("♣♣♣♣♣♣♣♣♣♣♣♣", 5), "♣♣♣♣…");
+        assert_eq!(fit("rules: five (face cards", 13), "rules: five…");
+        assert_eq!(fit("abc", 1), "…");
+    }
+
+    #[test]
+    fn a_prompt_keeps_its_end_and_text_wraps_between_words() {
+        assert_eq!(fit_end("> 1+2+3+4+5+6", 10), "> …3+4+5+6");
+        assert_eq!(fit_end("> 1+2", 10), "> 1+2");
+        let lines = wrap("you left the table: you hold the most cards", 20);
+        assert_eq!(
+            lines,
+            ["you left the table:", "  you hold the most", "  cards"]
+        );
+        assert!(
+            wrap(&"x".repeat(30), 12)
+                .iter()
+                .all(|l| l.chars().count() <= 12)
+        );
+    }
+}
