@@ -249,10 +249,15 @@ fn play_in_a_terminal() {
     assert!(!screen.contains("you call 9+5"), "{screen}");
     // The casual players need about 7 s; typing at once wins.
     t.keys(&["9+5+5", "Enter"]);
+    // One call a combination: a key typed while the window closes is
+    // shown as no claim, and still is when the result comes.
+    t.keys(&["7"]);
+    t.wait_for("not a claim: you have called; the window of 1.5 s closes  [7]");
     t.wait_for("you win 9♣ K♠ J♦ with 19");
+    t.wait_for("not a claim: these cards are done; Enter shows the next ones  [7]");
     // A resize redraws the whole table; keys and a resize during the
     // result break nothing.
-    t.keys(&["x", "BSpace"]);
+    t.keys(&["BSpace", "x", "BSpace"]);
     t.run(&["resize-window", "-t", "t", "-x", "90", "-y", "30"]);
     t.wait_for("Enter: next cards");
     t.keys(&["Enter"]);

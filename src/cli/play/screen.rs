@@ -301,12 +301,15 @@ pub(crate) fn run(
                 .flat_map(|c| table.call_events(&round, c))
                 .map(|e| say(&e))
                 .collect();
+            let window = f64::from(table.live.setup.timing.override_window_ms) / 1000.0;
             let prompt = if round.waiting() {
                 format!("> {buffer}")
+            } else if buffer.is_empty() {
+                format!("  (waiting for the window of {window:.1} s to close)")
             } else {
+                // One call a combination: what is typed now is not one.
                 format!(
-                    "  (waiting for the window of {:.1} s to close)",
-                    f64::from(table.live.setup.timing.override_window_ms) / 1000.0
+                    "  not a claim: you have called; the window of {window:.1} s closes  [{buffer}]"
                 )
             };
             screen.draw(&compose(
@@ -337,10 +340,10 @@ pub(crate) fn run(
         let outcome_event = table.outcome_event(&round, &done);
         said.push(say(&outcome_event));
         // The result stays up until Enter (or the pause). What is typed
-        // meanwhile is no claim: these cards are done and the next are not
-        // shown; the prompt says so, and Enter goes on.
+        // meanwhile, or was still being typed as the cards closed, is no
+        // claim: these cards are done and the next are not shown; the
+        // prompt says so, and Enter goes on.
         let shown_at = Instant::now();
-        buffer.clear();
         loop {
             let left = pause.map(|p| p.saturating_sub(shown_at.elapsed()));
             if left.is_some_and(|l| l.is_zero()) {
