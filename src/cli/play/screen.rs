@@ -138,26 +138,47 @@ fn fit_end(line: &str, width: usize) -> String {
     format!("> …{end}")
 }
 
-/// `text` in lines of at most `width` characters, broken between words
-/// (the continuation indented); a word wider than that is cut with "…".
+/// `text` in lines of at most `width` characters, broken between words,
+/// after a comma, colon or full stop where one falls in the second half
+/// of the line (the continuation indented); a word wider than that is cut
+/// with "…".
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(10);
     let mut out = Vec::new();
     for line in text.lines() {
-        let mut current = String::new();
-        for word in line.split(' ') {
-            let len = current.chars().count();
-            if len > 0 && len + 1 + word.chars().count() > width {
-                out.push(std::mem::take(&mut current));
-                current.push_str("  ");
-            } else if len > 0 {
-                current.push(' ');
+        let mut rest: Vec<char> = line.chars().collect();
+        let mut indent = "";
+        loop {
+            let room = width - indent.len();
+            if rest.len() <= room {
+                out.push(format!("{indent}{}", rest.iter().collect::<String>()));
+                break;
             }
-            current.push_str(word);
+            let spaces: Vec<usize> = (1..=room).filter(|&i| rest[i] == ' ').collect();
+            let after_stop = spaces
+                .iter()
+                .rev()
+                .find(|&&i| i > room / 2 && matches!(rest[i - 1], ',' | ';' | ':' | '.'));
+            match after_stop.or(spaces.last()) {
+                Some(&i) => {
+                    out.push(format!("{indent}{}", rest[..i].iter().collect::<String>()));
+                    rest.drain(..=i);
+                }
+                None => {
+                    // One word wider than the line.
+                    let end = rest.iter().position(|&c| c == ' ').unwrap_or(rest.len());
+                    let word: String = rest[..end].iter().collect();
+                    out.push(fit(&format!("{indent}{word}"), width));
+                    rest.drain(..(end + 1).min(rest.len()));
+                    if rest.is_empty() {
+                        break;
+                    }
+                }
+            }
+            indent = "  ";
         }
-        out.push(current);
     }
-    out.into_iter().map(|l| fit(&l, width)).collect()
+    out
 }
 
 /// What a key does between combinations or while calling.
@@ -440,6 +461,15 @@ mod tests {
             wrap(&"x".repeat(30), 12)
                 .iter()
                 .all(|l| l.chars().count() <= 12)
+        );
+        // After the comma: the players' names stay whole.
+        assert_eq!(
+            wrap("Cards held: you 20, casual 1 17, casual 2 17.", 36),
+            ["Cards held: you 20, casual 1 17,", "  casual 2 17."]
+        );
+        assert_eq!(
+            wrap("ab xxxxxxxxxxxxxxxx cd", 10),
+            ["ab", "  xxxxxxx…", "  cd"]
         );
     }
 }
