@@ -39,12 +39,13 @@ fn of_kind<'a>(events: &'a [Value], kind: &str, turn: u64) -> Vec<&'a Value> {
         .collect()
 }
 
-/// Seed 3, two club bots: 9♣ 2♠ 7♦, then 9♣ K♠ J♦, 2♦ 8♠ 2♥, A♠ 10♠ 5♥.
+/// Seed 3, two club bots (the simulator's model, quicker than `play`'s
+/// default): 9♣ 2♠ 7♦, then 9♣ K♠ J♦, 2♦ 8♠ 2♥, A♠ 10♠ 5♥.
 const GAME: &str = "2000 pass\n1000 9+5+5\n3000 8-2/2\n3000 (10+1)/5\n";
 
 #[test]
 fn a_scripted_game_follows_the_rules() {
-    let (e, _) = events(&["--seed", "3"], GAME);
+    let (e, _) = events(&["--seed", "3", "--bots", "club,club"], GAME);
     let deal = &of_kind(&e, "deal", 1)[0];
     assert_eq!(deal["cards"][0], json!({"player": "you", "card": "9♣"}));
     assert_eq!(deal["values"], json!([9, 2, 7]));
@@ -107,7 +108,7 @@ fn the_same_seed_and_script_give_the_same_game() {
 #[test]
 fn a_wrong_call_is_ruled_and_barred() {
     let (e, _) = events(
-        &["--seed", "3"],
+        &["--seed", "3", "--bots", "club,club"],
         "2000 pass\n2000 pass\n2000 pass\n3000 10*1+5\n",
     );
     let verdict = of_kind(&e, "verdict", 4)
@@ -123,7 +124,10 @@ fn a_wrong_call_is_ruled_and_barred() {
 #[test]
 fn a_late_claim_is_not_made() {
     // Turn 2 closes 1.5 s after club 2's 19 at 2.8 s.
-    let (e, _) = events(&["--seed", "3"], "2000 pass\n9000 9+5+5\n");
+    let (e, _) = events(
+        &["--seed", "3", "--bots", "club,club"],
+        "2000 pass\n9000 9+5+5\n",
+    );
     assert!(of_kind(&e, "call", 2).iter().all(|c| c["player"] != "you"));
     assert_eq!(of_kind(&e, "win", 2)[0]["player"], "club 2");
 }
@@ -131,7 +135,10 @@ fn a_late_claim_is_not_made() {
 #[test]
 fn turns_two_player_and_being_out() {
     let passes = "1000 pass\n".repeat(400);
-    let (e, _) = events(&["--seed", "5", "--turns", "7"], &passes);
+    let (e, _) = events(
+        &["--seed", "5", "--turns", "7", "--bots", "club,club"],
+        &passes,
+    );
     let end = e.last().unwrap();
     assert_eq!(
         (&end["reason"], &end["turns"]),
@@ -139,7 +146,7 @@ fn turns_two_player_and_being_out() {
     );
     // Two players: the stockpile is the third card, and a player who never
     // calls loses.
-    let (e, _) = events(&["--seed", "5", "--two-player"], &passes);
+    let (e, _) = events(&["--seed", "5", "--two-player", "--bots", "club"], &passes);
     let deal = &of_kind(&e, "deal", 1)[0];
     assert_eq!(deal["cards"].as_array().unwrap().len(), 3);
     assert_eq!(deal["cards"][2]["player"], "stockpile");
@@ -158,7 +165,17 @@ fn turns_two_player_and_being_out() {
     assert!(end["held"][2]["cards"].as_u64().unwrap() < 9);
     // --endgame first-out: the game stops as soon as the person is out, the
     // most cards winning.
-    let (e, _) = events(&["--seed", "5", "--endgame", "first-out"], &passes);
+    let (e, _) = events(
+        &[
+            "--seed",
+            "5",
+            "--endgame",
+            "first-out",
+            "--bots",
+            "club,club",
+        ],
+        &passes,
+    );
     let end = e.last().unwrap();
     assert_eq!(end["reason"], "out");
     assert_eq!(end["turns"], 18);
@@ -174,7 +191,7 @@ fn turns_two_player_and_being_out() {
 fn text_tells_the_game() {
     let s = script(GAME);
     prime_solve()
-        .args(["play", "--seed", "3", "--script"])
+        .args(["play", "--seed", "3", "--bots", "club,club", "--script"])
         .arg(s.path())
         .assert()
         .success()
@@ -247,5 +264,34 @@ fn out_first_under_first_out_ends_the_game() {
     assert!(
         stockpile.contains("you are out of cards: club 1 won after 117 turns"),
         "{stockpile}"
+    );
+}
+
+/// The default bots are the `casual` level, slower than a person who types
+/// a claim in 5 s; `--pause` does not hold up a script, which goes on at
+/// once.
+#[test]
+fn the_default_bots_leave_a_person_time() {
+    let (e, _) = events(&["--seed", "3", "--pause", "5"], GAME);
+    let deal = &of_kind(&e, "deal", 1)[0];
+    assert_eq!(deal["cards"][1]["player"], "casual 1");
+    assert_eq!(deal["cards"][2]["player"], "casual 2");
+    // No bot calls within 5 s in these five turns (the club players of the
+    // same game call from 1.9 s).
+    let first_bot = e
+        .iter()
+        .filter(|c| c["event"] == "call" && c["player"] != "you")
+        .map(|c| c["ms"].as_u64().unwrap())
+        .min()
+        .unwrap();
+    assert!(first_bot > 5_000, "{first_bot}");
+    let (e, _) = events(
+        &["--seed", "3", "--bots", "beginner,casual,steady"],
+        "4000 pass\n",
+    );
+    assert_eq!(of_kind(&e, "deal", 1)[0]["cards"][3]["player"], "steady");
+    fails_with(
+        prime_solve().args(["play", "--pause", "0", "--seed", "1"]),
+        "seconds above 0",
     );
 }

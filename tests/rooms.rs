@@ -535,3 +535,17 @@ async fn rooms_and_table_views_are_limited() {
     let (_ws, state) = server.rejoin(&code, &host).await;
     assert_eq!(state["you"], 0, "the host's seat is still there to take");
 }
+
+/// A room seats the levels for people as `play` does, and names them when
+/// a bot is unknown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_seat_the_levels_for_people() {
+    let server = Server::start(&[]);
+    server.room(json!({"seats": 4, "bots": ["beginner", "casual", "steady"]}));
+    let (status, refused) = server.post("/api/v1/rooms", &json!({"seats": 3, "bots": ["master"]}));
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused.to_string().contains("steady, casual or beginner"),
+        "{refused}"
+    );
+}

@@ -222,19 +222,45 @@ fn play_in_a_terminal() {
     };
     let screen = t.wait_for("turn 1 ");
     assert!(screen.contains("you        17 cards   9♣"), "{screen}");
-    assert!(screen.contains("club 2     17 cards   7♦"), "{screen}");
+    assert!(screen.contains("casual 2   17 cards   7♦"), "{screen}");
     assert!(screen.contains("counting 9 2 7"), "{screen}");
     // An empty Enter passes: the bots' calls are shown with their times.
     t.keys(&["Enter"]);
-    t.wait_for("club 2 calls 5");
-    t.wait_for("club 1 and club 2 called the same prime at once");
+    t.wait_for("casual 2 calls 5");
+    t.wait_for("casual 1 and casual 2 called the same prime at once");
+    // The result stays up until Enter: the next cards used to come after
+    // 2.5 s whatever the person did.
+    t.wait_for("Enter: next cards   q: leave");
+    std::thread::sleep(Duration::from_millis(3000));
+    let screen = t.screen();
+    assert!(
+        screen.contains("turn 1 ") && !screen.contains("turn 2 "),
+        "{screen}"
+    );
+    // What is typed meanwhile is no claim, and the screen says so.
+    t.keys(&["9+5"]);
+    t.wait_for("not a claim: these cards are done; Enter shows the next ones  [9+5]");
     t.keys(&["Enter"]);
-    t.wait_for("turn 2 ");
-    // The club players need 1.9 s for 9 5 5; typing at once wins.
+    let screen = t.wait_for("turn 2 ");
+    assert!(
+        screen.contains("turn 1: casual 1 and casual 2 tied: the cards are buried"),
+        "{screen}"
+    );
+    assert!(!screen.contains("you call 9+5"), "{screen}");
+    // The casual players need about 7 s; typing at once wins.
     t.keys(&["9+5+5", "Enter"]);
+    // One call a combination: a key typed while the window closes is
+    // shown as no claim, and still is when the result comes.
+    t.keys(&["7"]);
+    t.wait_for("not a claim: you have called; the window of 1.5 s closes  [7]");
     t.wait_for("you win 9♣ K♠ J♦ with 19");
-    // A resize redraws the whole table.
+    t.wait_for("not a claim: these cards are done; Enter shows the next ones  [7]");
+    // A resize redraws the whole table; keys and a resize during the
+    // result break nothing.
+    t.keys(&["BSpace", "x", "BSpace"]);
     t.run(&["resize-window", "-t", "t", "-x", "90", "-y", "30"]);
+    t.wait_for("Enter: next cards");
+    t.keys(&["Enter"]);
     t.wait_for("turn 3 ");
     t.wait_for("you        19 cards   2♦");
     t.keys(&["q"]);
@@ -247,6 +273,107 @@ fn play_in_a_terminal() {
         screen.contains("Your record: 1 call, 1 valid, 0 wrong, 1 pass; won 1 combination"),
         "{screen}"
     );
+}
+
+/// `--pause SECONDS`: the next cards come after that long without a key.
+#[test]
+fn play_goes_on_after_the_pause() {
+    let command = format!("{} play --seed 3 --pause 1", binary());
+    let Some(t) = Tmux::start("pause", &command) else {
+        return;
+    };
+    t.wait_for("turn 1 ");
+    t.keys(&["Enter"]);
+    t.wait_for("Enter: next cards (or in ");
+    t.wait_for("turn 2 ");
+    // Ctrl-D (the end of input) on an empty line leaves.
+    t.keys(&["C-d"]);
+    let screen = t.ended();
+    assert!(screen.contains("you left the table"), "{screen}");
+}
+
+/// Every line fits the window: the title, a result and the earlier results
+/// are cut after a whole word with "…", and the record on leaving is
+/// broken between words (they used to be cut mid-word or wrap).
+#[test]
+fn play_lines_fit_the_window() {
+    let title = "Prime Time   seed 3   you against casual 1, casual 2   rules: five (face cards count 5; + − × ÷; primes up to 97)";
+    let tie = "  casual 1 and casual 2 called the same prime at once: each buries their card and turns the next";
+    let earlier = "  turn 1: casual 1 and casual 2 tied: the cards are buried";
+    let mut records = Vec::new();
+    // A line as drawn: the whole of `full`, or a start of it ending where
+    // a word does, then "…".
+    let fits = |line: &str, full: &str, cols: usize| {
+        let line = line.trim_end();
+        assert!(line.chars().count() < cols, "wider than {cols}: {line}");
+        if line == full {
+            return;
+        }
+        let start = line
+            .strip_suffix('…')
+            .unwrap_or_else(|| panic!("cut without …: {line}"));
+        assert!(full.starts_with(start), "{line}");
+        let next = full[start.len()..].chars().next();
+        assert!(
+            matches!(next, Some(' ' | ',' | ';' | ':' | '(')),
+            "cut mid-word: {line}"
+        );
+    };
+    for cols in [100u16, 60, 44] {
+        let command = format!("{} play --seed 3", binary());
+        let Some(t) = Tmux::sized(&format!("fit{cols}"), &command, cols, 40) else {
+            return;
+        };
+        let cols = usize::from(cols);
+        t.wait_for("turn 1 ");
+        t.keys(&["Enter"]);
+        let screen = t.wait_for("Enter: next");
+        let result = screen
+            .lines()
+            .find(|l| l.starts_with("  casual 1 and casual 2 called"))
+            .unwrap_or_else(|| panic!("{screen}"));
+        fits(result, tie, cols);
+        t.keys(&["Enter"]);
+        t.wait_for("turn 2 ");
+        t.keys(&["Enter"]);
+        let screen = t.wait_for("Enter: next");
+        for line in screen.lines() {
+            assert!(
+                line.trim_end().chars().count() < cols,
+                "wider than {cols}: {line}\n{screen}"
+            );
+        }
+        let line = |start: &str| {
+            screen
+                .lines()
+                .find(|l| l.starts_with(start))
+                .unwrap_or_else(|| panic!("no `{start}`:\n{screen}"))
+        };
+        fits(line("Prime Time"), title, cols);
+        fits(line("  turn 1: "), earlier, cols);
+        if cols < 100 {
+            assert!(line("Prime Time").ends_with('…'), "{screen}");
+            assert!(line("  turn 1: ").ends_with('…') == (cols < 60), "{screen}");
+        }
+        t.keys(&["q"]);
+        let screen = t.ended();
+        let shown: Vec<&str> = screen
+            .lines()
+            .skip_while(|l| !l.starts_with("you left the table"))
+            .take_while(|l| !l.starts_with("EXIT="))
+            .collect();
+        for l in &shown {
+            assert!(
+                l.trim_end().chars().count() < cols,
+                "wider than {cols}: {l}\n{screen}"
+            );
+        }
+        // Broken between words only: the same words at every width.
+        let words: Vec<&str> = shown.iter().flat_map(|l| l.split_whitespace()).collect();
+        assert!(words.len() > 20, "{screen}");
+        records.push(words.join(" "));
+    }
+    assert!(records.windows(2).all(|w| w[0] == w[1]), "{records:#?}");
 }
 
 /// JSON Lines are for a program that feeds the replies: at a keyboard

@@ -92,7 +92,7 @@ pub(crate) enum Command {
     Crib(CribArgs),
     /// Play the game in real time against bots (the simulator's player models).
     #[command(
-        after_help = "Examples:\n  prime-solve play\n  prime-solve play --bots expert,club,novice --powers\n  prime-solve play --two-player --bots novice\n  prime-solve play --seed 3 --script moves.txt --format json"
+        after_help = "Examples:\n  prime-solve play\n  prime-solve play --bots expert,club,novice --powers\n  prime-solve play --bots beginner,beginner --pause 3\n  prime-solve play --two-player --bots novice\n  prime-solve play --seed 3 --script moves.txt --format json"
     )]
     Play(PlayArgs),
     /// Print a shell completion script to standard output.
@@ -939,8 +939,10 @@ pub(crate) enum CribFormat {
 
 #[derive(Args)]
 pub(crate) struct PlayArgs {
-    /// The bots' models, one per bot: expert, club, novice (2-5 bots, or one
-    /// with --two-player) [default: two club players, or one].
+    /// The bots' models, one per bot: beginner, casual, steady (levels for
+    /// a person, slowest first), or the simulator's novice, club, expert
+    /// (2-5 bots, or one with --two-player) [default: two casual players,
+    /// or one].
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub(crate) bots: Vec<String>,
     /// The two-player game with an 18-card stockpile, against one bot.
@@ -965,6 +967,11 @@ pub(crate) struct PlayArgs {
     /// Seconds after which a combination nobody has called is buried.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0, value_parser = parse_seconds, allow_negative_numbers = true)]
     pub(crate) time_limit: f64,
+    /// After a result, the next cards come when you press Enter, or after
+    /// SECONDS if given (Enter still goes on at once). A script goes on at
+    /// once.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) pause: Option<f64>,
     /// Take your replies from FILE instead of the keyboard: one line per
     /// combination, `MS CLAIM` or `MS pass` (typed MS milliseconds after
     /// the cards are shown); the game ends with the script.

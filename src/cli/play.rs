@@ -429,8 +429,8 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Verdict> {
         return Ok(Verdict::Yes);
     }
     let bots: Vec<Model> = if args.bots.is_empty() {
-        let club = table_models.get("club").map_err(anyhow::Error::msg)?;
-        vec![club; if args.two_player { 1 } else { 2 }]
+        let casual = table_models.get("casual").map_err(anyhow::Error::msg)?;
+        vec![casual; if args.two_player { 1 } else { 2 }]
     } else {
         table_models
             .lineup(&args.bots)
@@ -444,7 +444,7 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Verdict> {
     }
     if !args.two_player && !(2..=5).contains(&bots.len()) {
         bail!(
-            "{} given: play against 2 to 5 bots (--bots club,club), or one with --two-player",
+            "{} given: play against 2 to 5 bots (--bots casual,casual), or one with --two-player",
             plural(bots.len(), "bot", "bots")
         );
     }
@@ -489,7 +489,10 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Verdict> {
     let json = args.output.format == Format::Json;
     match script {
         Some(lines) => scripted(&mut table, lines, json, &rules, seed),
-        None if !json && screen::possible() => screen::run(&mut table, &rules, seed),
+        None if !json && screen::possible() => {
+            let pause = args.pause.map(std::time::Duration::from_secs_f64);
+            screen::run(&mut table, &rules, seed, pause)
+        }
         None if json => bail!(
             "play --format json takes its moves from --script FILE (one `MS CLAIM` or `MS pass` a line), not the keyboard"
         ),

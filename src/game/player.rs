@@ -137,7 +137,85 @@ impl Model {
         mistakes_per_digit: 10.0,
     };
 
-    pub const ALL: [Model; 3] = [Model::EXPERT, Model::CLUB, Model::NOVICE];
+    // Levels for a person at the keyboard (`play`'s bots): slower than the
+    // simulator's models, so that someone who needs about 4 to 6 s to read
+    // three cards, find a prime and type it can win (an assumption, not a
+    // measurement of people; the bots' times are measured in docs/guide.md).
+
+    /// Powers and juxtaposition, primes up to 100 by heart; about as quick
+    /// as a person who types a claim in 5 s.
+    pub const STEADY: Model = Model {
+        name: Cow::Borrowed("steady"),
+        knows: HouseRules {
+            powers: true,
+            juxtapose: true,
+            functions: Functions::NONE,
+        },
+        strategy: Strategy::First,
+        reach: 7.0,
+        slope: 1.3,
+        known_primes: 100,
+        beyond: 1.0,
+        base_ms: 4_400.0,
+        per_weight_ms: 650.0,
+        per_digit_ms: 900.0,
+        sigma: 0.3,
+        search_ms: 0.0,
+        mistakes: 15.0,
+        mistakes_per_weight: 4.0,
+        mistakes_per_digit: 6.0,
+    };
+
+    /// Plain arithmetic, primes up to 100 by heart, slower than a person who
+    /// types a claim in 5 s: `play`'s default.
+    pub const CASUAL: Model = Model {
+        name: Cow::Borrowed("casual"),
+        knows: HouseRules::NONE,
+        strategy: Strategy::First,
+        reach: 6.0,
+        slope: 1.2,
+        known_primes: 100,
+        beyond: 1.2,
+        base_ms: 6_300.0,
+        per_weight_ms: 900.0,
+        per_digit_ms: 1_100.0,
+        sigma: 0.3,
+        search_ms: 0.0,
+        mistakes: 25.0,
+        mistakes_per_weight: 6.0,
+        mistakes_per_digit: 8.0,
+    };
+
+    /// Plain arithmetic with small numbers, clearly slower than a person
+    /// typing: the easiest.
+    pub const BEGINNER: Model = Model {
+        name: Cow::Borrowed("beginner"),
+        knows: HouseRules::NONE,
+        strategy: Strategy::First,
+        reach: 5.0,
+        slope: 1.0,
+        known_primes: 50,
+        beyond: 1.5,
+        base_ms: 9_500.0,
+        per_weight_ms: 1_200.0,
+        per_digit_ms: 1_500.0,
+        sigma: 0.3,
+        search_ms: 0.0,
+        mistakes: 40.0,
+        mistakes_per_weight: 10.0,
+        mistakes_per_digit: 10.0,
+    };
+
+    /// Every built-in model: the simulator's three, then the levels for a
+    /// person, quickest first.
+    pub const ALL: [Model; 6] = [
+        Model::EXPERT,
+        Model::CLUB,
+        Model::NOVICE,
+        Model::STEADY,
+        Model::CASUAL,
+        Model::BEGINNER,
+    ];
 
     /// The same player without `rules` (for a line-up with someone who
     /// does not know a house rule), named `name`.
@@ -451,7 +529,8 @@ impl Models {
 const TOML_HEADER: &str = "\
 # Player models for `prime-solve simulate --models FILE` (and `play`,
 # `advise`). Each [[model]] is a player; a model named like a built-in one
-# (expert, club, novice) replaces it. Every field is required.
+# (expert, club, novice, steady, casual, beginner) replaces it. Every field
+# is required.
 #
 # A prime whose simplest witness weighs w (+ - 1, * / 2, ^ 3, root 4,
 # join 3, T 3, sqrt and ! 4, summed) is found on a turn with chance
@@ -611,9 +690,12 @@ mod tests {
         assert_eq!(models.get("novice").unwrap().base_ms, 9_000.0);
         assert_eq!(models.get("expert").unwrap(), Model::EXPERT);
         assert_eq!(models.timing.tie_window_ms, 50);
-        assert_eq!(models.models.len(), 4);
+        assert_eq!(models.models.len(), Model::ALL.len() + 1);
         let err = models.get("grandmaster").unwrap_err().to_string();
-        assert!(err.contains("expert, club, novice or fast"), "{err}");
+        assert!(
+            err.contains("expert, club, novice, steady, casual, beginner or fast"),
+            "{err}"
+        );
     }
 
     #[test]

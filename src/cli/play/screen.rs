@@ -42,6 +42,8 @@ impl Screen {
     }
 
     /// Draws `lines` from the top, the cursor at the end of the last one.
+    /// A line wider than the window is cut with "…" (the last one, a claim
+    /// being typed, keeps its end).
     fn draw(&mut self, lines: &[String]) -> io::Result<()> {
         let (width, height) = terminal::size().unwrap_or((80, 24));
         let (width, height) = (usize::from(width.max(10)), usize::from(height.max(3)));
@@ -51,12 +53,23 @@ impl Screen {
             shown.truncate(height - 1);
             shown.push(last);
         }
+        let rows = shown.len();
+        let shown: Vec<String> = shown
+            .iter()
+            .enumerate()
+            .map(|(row, line)| {
+                if row + 1 == rows && line.starts_with("> ") {
+                    fit_end(line, width - 1)
+                } else {
+                    fit(line, width - 1)
+                }
+            })
+            .collect();
         for (row, line) in shown.iter().enumerate() {
-            let cut: String = line.chars().take(width - 1).collect();
             queue!(
                 self.out,
                 cursor::MoveTo(0, row as u16),
-                style::Print(cut),
+                style::Print(line),
                 terminal::Clear(terminal::ClearType::UntilNewLine)
             )?;
         }
@@ -69,7 +82,7 @@ impl Screen {
                 terminal::Clear(terminal::ClearType::FromCursorDown)
             )?;
         }
-        let last = shown.last().map_or(0, |l| l.chars().count().min(width - 1));
+        let last = shown.last().map_or(0, |l| l.chars().count());
         queue!(
             self.out,
             cursor::MoveTo(last as u16, shown.len().saturating_sub(1) as u16)
@@ -94,6 +107,78 @@ impl Drop for Screen {
 
 fn ms(d: Duration) -> u32 {
     d.as_millis().min(u128::from(u32::MAX)) as u32
+}
+
+/// `line` in at most `width` characters: as it is if it fits, else cut
+/// with "…", after the last whole word where one ends past the middle.
+pub(crate) fn fit(line: &str, width: usize) -> String {
+    if line.chars().count() <= width {
+        return line.to_string();
+    }
+    let width = width.max(1);
+    let kept: String = line.chars().take(width - 1).collect();
+    let next = line.chars().nth(width - 1);
+    let at_word_end = next.is_some_and(char::is_whitespace);
+    let cut = match kept.rfind(' ') {
+        Some(i) if !at_word_end && kept[..i].chars().count() > width / 2 => &kept[..i],
+        _ => kept.as_str(),
+    };
+    let cut = cut.trim_end_matches([' ', ',', ';', ':', '(']);
+    format!("{cut}…")
+}
+
+/// A prompt in at most `width` characters: its start ("> ") and the end of
+/// what is typed, after "…".
+fn fit_end(line: &str, width: usize) -> String {
+    let count = line.chars().count();
+    if count <= width || width < 4 {
+        return line.chars().take(width).collect();
+    }
+    let end: String = line.chars().skip(count - (width - 3)).collect();
+    format!("> …{end}")
+}
+
+/// `text` in lines of at most `width` characters, broken between words,
+/// after a comma, colon or full stop where one falls in the second half
+/// of the line (the continuation indented); a word wider than that is cut
+/// with "…".
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest: Vec<char> = line.chars().collect();
+        let mut indent = "";
+        loop {
+            let room = width - indent.len();
+            if rest.len() <= room {
+                out.push(format!("{indent}{}", rest.iter().collect::<String>()));
+                break;
+            }
+            let spaces: Vec<usize> = (1..=room).filter(|&i| rest[i] == ' ').collect();
+            let after_stop = spaces
+                .iter()
+                .rev()
+                .find(|&&i| i > room / 2 && matches!(rest[i - 1], ',' | ';' | ':' | '.'));
+            match after_stop.or(spaces.last()) {
+                Some(&i) => {
+                    out.push(format!("{indent}{}", rest[..i].iter().collect::<String>()));
+                    rest.drain(..=i);
+                }
+                None => {
+                    // One word wider than the line.
+                    let end = rest.iter().position(|&c| c == ' ').unwrap_or(rest.len());
+                    let word: String = rest[..end].iter().collect();
+                    out.push(fit(&format!("{indent}{word}"), width));
+                    rest.drain(..(end + 1).min(rest.len()));
+                    if rest.is_empty() {
+                        break;
+                    }
+                }
+            }
+            indent = "  ";
+        }
+    }
+    out
 }
 
 /// What a key does between combinations or while calling.
@@ -197,9 +282,17 @@ fn compose(
 
 /// Plays at the keyboard until the game ends or the person leaves, then
 /// prints the result on the ordinary screen.
-pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
+/// After a result the next cards come when the person presses Enter, or
+/// once `pause` has passed, if given.
+pub(crate) fn run(
+    table: &mut Table,
+    rules: &Rules,
+    seed: u64,
+    pause: Option<Duration>,
+) -> Result<()> {
+    // What matters most first: a narrow window cuts the rules' details.
     let title = format!(
-        "Prime Time: you against {}   rules: {} ({})   seed {seed}",
+        "Prime Time   seed {seed}   you against {}   rules: {} ({})",
         table.names[1..].join(", "),
         rules.name(),
         rules.describe()
@@ -229,12 +322,15 @@ pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
                 .flat_map(|c| table.call_events(&round, c))
                 .map(|e| say(&e))
                 .collect();
+            let window = f64::from(table.live.setup.timing.override_window_ms) / 1000.0;
             let prompt = if round.waiting() {
                 format!("> {buffer}")
+            } else if buffer.is_empty() {
+                format!("  (waiting for the window of {window:.1} s to close)")
             } else {
+                // One call a combination: what is typed now is not one.
                 format!(
-                    "  (waiting for the window of {:.1} s to close)",
-                    f64::from(table.live.setup.timing.override_window_ms) / 1000.0
+                    "  not a claim: you have called; the window of {window:.1} s closes  [{buffer}]"
                 )
             };
             screen.draw(&compose(
@@ -262,12 +358,29 @@ pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
             .flat_map(|c| table.call_events(&round, c))
             .map(|e| say(&e))
             .collect();
-        let outcome = say(&table.outcome_event(&round, &done));
-        said.push(outcome.clone());
-        // The result stays up for a moment; Enter goes on at once.
-        let until = Instant::now() + Duration::from_millis(2500);
-        while Instant::now() < until {
-            let prompt = "  (Enter: next cards)".to_string();
+        let outcome_event = table.outcome_event(&round, &done);
+        said.push(say(&outcome_event));
+        // The result stays up until Enter (or the pause). What is typed
+        // meanwhile, or was still being typed as the cards closed, is no
+        // claim: these cards are done and the next are not shown; the
+        // prompt says so, and Enter goes on.
+        let shown_at = Instant::now();
+        loop {
+            let left = pause.map(|p| p.saturating_sub(shown_at.elapsed()));
+            if left.is_some_and(|l| l.is_zero()) {
+                break;
+            }
+            let prompt = match (buffer.is_empty(), left) {
+                (true, None) => "  Enter: next cards   q: leave".to_string(),
+                (true, Some(l)) => format!(
+                    "  Enter: next cards (or in {:.0} s)   q: leave",
+                    l.as_secs_f64().ceil()
+                ),
+                (false, _) => format!(
+                    "  not a claim: these cards are done; Enter shows the next ones  [{}]",
+                    buffer
+                ),
+            };
             screen.draw(&compose(
                 table,
                 &title,
@@ -278,24 +391,40 @@ pub(crate) fn run(table: &mut Table, rules: &Rules, seed: u64) -> Result<()> {
                 &prompt,
             ))?;
             match key(&mut buffer, Duration::from_millis(50))? {
-                Act::Quit => {
-                    earlier.push(outcome);
-                    break 'game "quit";
-                }
+                Act::Quit => break 'game "quit",
                 Act::Resized => screen.clear()?,
                 Act::Line(_) => break,
                 Act::Nothing => {}
             }
         }
         buffer.clear();
-        earlier.push(format!("turn {}: {}", round.turn, outcome.trim_start()));
+        earlier.push(format!("turn {}: {}", round.turn, brief(&outcome_event)));
         if earlier.len() > 5 {
             earlier.remove(0);
         }
     };
     let end = table.end_event(reason);
     drop(screen);
-    print(&(say(&end) + "\n"))
+    // On the ordinary screen, broken between words to fit the window.
+    let width = terminal::size().map_or(80, |(w, _)| usize::from(w));
+    let lines = wrap(&say(&end), width.saturating_sub(1));
+    print(&(lines.join("\n") + "\n"))
+}
+
+/// A result in few words, for the list of earlier ones.
+fn brief(e: &Event) -> String {
+    match e {
+        Event::Bury {
+            reason: "tie",
+            players,
+            ..
+        } => format!("{} tied: the cards are buried", players.join(" and ")),
+        Event::Bury {
+            reason: "no prime", ..
+        } => "no prime: the cards are buried".into(),
+        Event::Bury { .. } => "nobody called: the cards are buried".into(),
+        _ => say(e).trim_start().to_string(),
+    }
 }
 
 fn called_validly(round: &Round) -> bool {
@@ -303,4 +432,44 @@ fn called_validly(round: &Round) -> bool {
         round.person(0).unwrap_or(&prime_solve::game::Person::Out),
         prime_solve::game::Person::Called { ruling: Ok(_), .. }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_too_wide_is_cut_after_a_word() {
+        assert_eq!(fit("turn 1: you win", 20), "turn 1: you win");
+        assert_eq!(fit("the cards are buried now", 20), "the cards are…");
+        // No space past the middle: cut at a character, never mid-char.
+        assert_eq!(fit("♣♣♣♣♣♣♣♣♣♣♣♣", 5), "♣♣♣♣…");
+        assert_eq!(fit("rules: five (face cards", 13), "rules: five…");
+        assert_eq!(fit("abc", 1), "…");
+    }
+
+    #[test]
+    fn a_prompt_keeps_its_end_and_text_wraps_between_words() {
+        assert_eq!(fit_end("> 1+2+3+4+5+6", 10), "> …3+4+5+6");
+        assert_eq!(fit_end("> 1+2", 10), "> 1+2");
+        let lines = wrap("you left the table: you hold the most cards", 20);
+        assert_eq!(
+            lines,
+            ["you left the table:", "  you hold the most", "  cards"]
+        );
+        assert!(
+            wrap(&"x".repeat(30), 12)
+                .iter()
+                .all(|l| l.chars().count() <= 12)
+        );
+        // After the comma: the players' names stay whole.
+        assert_eq!(
+            wrap("Cards held: you 20, casual 1 17, casual 2 17.", 36),
+            ["Cards held: you 20, casual 1 17,", "  casual 2 17."]
+        );
+        assert_eq!(
+            wrap("ab xxxxxxxxxxxxxxxx cd", 10),
+            ["ab", "  xxxxxxx…", "  cd"]
+        );
+    }
 }

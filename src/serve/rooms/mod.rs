@@ -326,8 +326,14 @@ fn model(name: &str) -> Result<Model, Refusal> {
         .cloned()
         .ok_or_else(|| {
             Refusal::bad(format!(
-                "`{}` is not a bot: novice, club or expert",
-                prime_solve::text::excerpt(name)
+                "`{}` is not a bot: {}",
+                prime_solve::text::excerpt(name),
+                prime_solve::text::or_list(
+                    &Model::ALL
+                        .iter()
+                        .map(|m| m.name.to_string())
+                        .collect::<Vec<_>>()
+                )
             ))
         })
 }
