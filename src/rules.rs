@@ -427,6 +427,25 @@ impl Rules {
         }
         parts.join("; ")
     }
+
+    /// [`Rules::describe`] in plain ASCII where `ascii` asks for it: `+ -
+    /// * /`, `sqrt n`, `+-`.
+    ///
+    /// ```
+    /// use prime_solve::Rules;
+    /// assert!(Rules::default().describe_in(true).contains("; + - * /;"));
+    /// ```
+    pub fn describe_in(&self, ascii: bool) -> String {
+        let text = self.describe();
+        if !ascii {
+            return text;
+        }
+        text.replace('−', "-")
+            .replace('×', "*")
+            .replace('÷', "/")
+            .replace('√', "sqrt ")
+            .replace('±', "+-")
+    }
 }
 
 impl fmt::Display for Rules {

@@ -99,10 +99,13 @@ fn count_chart(c: &Counts) -> String {
         }))?;
         // The number of failing deals over the bar at 0, so that an empty or
         // tiny bar still reads.
+        // Centred on a bar wide enough to hold it; on a narrow one, read
+        // from the bar rightward, clear of the y axis.
+        let anchor = if slot >= 24 { HPos::Center } else { HPos::Left };
         let above = ("sans-serif", 15)
             .into_font()
             .color(&ALERT)
-            .pos(Pos::new(HPos::Center, VPos::Bottom));
+            .pos(Pos::new(anchor, VPos::Bottom));
         chart.plotting_area().draw(&Text::new(
             c.counts.first().copied().unwrap_or(0).to_string(),
             (SegmentValue::CenterOf(0), c.counts[0] + top / 40 + 1),

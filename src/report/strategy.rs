@@ -30,7 +30,7 @@ fn write_markdown(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Res
         a.folder()
     )?;
     writeln!(out)?;
-    writeln!(out, "Rules: {}.", a.rules.describe())?;
+    writeln!(out, "Rules: {}.", a.rules.describe_in(style.ascii))?;
     writeln!(out)?;
     writeln!(out, "## Every hand: the best call and the quickest call")?;
     writeln!(out)?;
