@@ -112,26 +112,10 @@ fn tight(witness: &str) -> String {
     witness.replace(' ', "")
 }
 
-/// Width of `text` at size 1 in Helvetica (an estimate from its metrics,
-/// good enough to centre and to fit).
+/// Width of `text` at size 1 in the crib's font (DejaVu Sans), from its
+/// advance widths: what the PDF draws.
 pub fn text_width(text: &str, bold: bool) -> f32 {
-    let units: u32 = text
-        .chars()
-        .map(|c| match c {
-            '0'..='9' | '=' | '+' | '×' | '÷' | '−' | '<' | '>' | '~' => 556,
-            ' ' | '.' | ',' | ':' | ';' | '!' | '/' | '[' | ']' | 'f' | 't' | 'I' => 278,
-            '(' | ')' | '-' | 'r' | '`' => 333,
-            'i' | 'j' | 'l' => 222,
-            '^' => 469,
-            'm' | 'M' | 'W' | '%' => 889,
-            'w' | 'C' | 'D' | 'H' | 'N' | 'R' | 'U' => 722,
-            'G' | 'O' | 'Q' => 778,
-            'a'..='z' => 540,
-            'A'..='Z' => 667,
-            _ => 600,
-        })
-        .sum();
-    units as f32 / 1000.0 * if bold { 1.06 } else { 1.0 }
+    super::font::Weight::of(bold).width(text)
 }
 
 /// The rules in words, for the page.
@@ -191,7 +175,7 @@ fn rules_text(a: &Analysis) -> Vec<String> {
 /// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
 /// let sheet = crib::layout(&a, crib::Paper::A4, "prime-solve crib");
 /// assert_eq!(sheet.pages.len(), 1);
-/// assert!(pdf::render(&sheet).starts_with("%PDF-"));
+/// assert!(pdf::render(&sheet).starts_with(b"%PDF-"));
 /// assert!(crib::svg(&sheet).contains("<svg"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

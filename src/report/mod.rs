@@ -4,6 +4,7 @@
 pub mod advice;
 pub mod crib;
 pub mod csv;
+mod font;
 pub mod grid;
 pub mod index;
 pub mod json;
