@@ -13,6 +13,7 @@ pub mod plot;
 pub mod simulation;
 pub mod strategy;
 pub mod summary;
+mod wrap;
 
 use std::path::PathBuf;
 
