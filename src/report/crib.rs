@@ -728,54 +728,103 @@ mod tests {
     use crate::card::Card;
     use crate::rules::Rules;
 
-    /// Every text in the grid fits its cell, and rows never go below the
-    /// legible minimum.
+    /// Every text is at least [`MIN_TEXT`] and inside the page; every line
+    /// of a cell fits its cell; every hand's best prime is drawn with its
+    /// calculation.
     fn check(rules: Rules, paper: Paper, pages: usize) {
         let a = analyze(rules, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
         let c = layout(&a, paper, "test");
         assert_eq!(c.pages.len(), pages);
-        let max = f32::from(rules.faces.max_value());
-        let cell_w = (c.width - 2.0 * MARGIN - 34.0) / max;
-        let mut cells = 0;
         for page in &c.pages {
             for m in page {
                 if let Mark::Text {
+                    x,
                     size,
                     bold,
-                    anchor: Anchor::Middle,
+                    anchor,
                     text,
-                    y,
                     ..
                 } = m
-                    && *y > MARGIN + 84.0 + 20.0
                 {
-                    cells += 1;
-                    assert!(*size >= MIN_CALL_SIZE, "{text} at {size}");
+                    assert!(*size >= MIN_TEXT, "{text} at {size}");
+                    let w = text_width(text, *bold) * size;
+                    let left = match anchor {
+                        Anchor::Start => *x,
+                        Anchor::Middle => x - w / 2.0,
+                        Anchor::End => x - w,
+                    };
                     assert!(
-                        text_width(text, *bold) * size <= cell_w - 2.0,
-                        "{text} does not fit"
+                        left >= MARGIN - 0.01 && left + w <= c.width - MARGIN + 0.01,
+                        "{text} runs off the page"
                     );
                 }
             }
         }
-        // Two lines per hand (one for a failing hand), and a label per row.
-        let rows = a
-            .hands
-            .iter()
-            .map(|h| h.hand.values()[..2].to_vec())
-            .collect::<std::collections::BTreeSet<_>>();
-        let failing = a.failing().count();
-        assert_eq!(cells, 2 * a.hands.len() - failing + rows.len());
+        // Cells at the narrowest a page makes them (every column): each
+        // line fits, and the best prime comes with its calculation.
+        let narrowest = (c.width - 2.0 * MARGIN - LABEL_W) / f32::from(rules.faces.max_value());
+        for h in &a.hands {
+            let lines = cell_lines(h, narrowest - 2.0 * CELL_INSET);
+            for line in &lines {
+                assert!(wrap::line_width(line, MIN_TEXT) <= narrowest - 2.0 * CELL_INSET);
+            }
+            let all: String = lines.iter().flatten().map(|(t, _)| t.as_str()).collect();
+            if let Some(best) = &h.highest {
+                let calc = tight(&best.witness.render(crate::style::Style::UNICODE));
+                assert!(all.starts_with(&format!("{}={calc}", best.prime)), "{all}");
+            } else {
+                assert_eq!(all, "none");
+            }
+        }
     }
 
     #[test]
-    fn five_fits_one_page_and_rank_two() {
-        check(Rules::default(), Paper::A4, 1);
+    fn every_text_is_legible_and_on_its_page() {
+        check(Rules::default(), Paper::A4, 2);
         let rank = Rules {
             faces: Faces::Rank,
             ..Rules::default()
         };
-        check(rank, Paper::A4, 2);
+        check(rank, Paper::A4, 4);
         check(Rules::default(), Paper::Letter, 2);
+        let long = Rules {
+            faces: Faces::Suit,
+            max_prime: None,
+            ..Rules::default()
+        };
+        check(long, Paper::A4, 2);
+    }
+
+    /// Pages share the rows evenly, and no page draws a column none of its
+    /// hands uses.
+    #[test]
+    fn pages_are_balanced_and_their_columns_used() {
+        let rank = Rules {
+            faces: Faces::Rank,
+            ..Rules::default()
+        };
+        let a = analyze(rank, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
+        let pairs: Vec<(u8, u8)> = (1..=13u8)
+            .flat_map(|x| (x..=13).map(move |y| (x, y)))
+            .collect();
+        let grid = Grid::new(&a, &pairs, 595.0);
+        let pages = grid.paginate(600.0);
+        let heights: Vec<f32> = pages
+            .iter()
+            .map(|rows| {
+                let lo = grid.lowest(rows);
+                rows.iter().map(|&r| grid.height(r, lo)).sum()
+            })
+            .collect();
+        let most = heights.iter().copied().fold(0.0, f32::max);
+        let least = heights.iter().copied().fold(f32::MAX, f32::min);
+        assert!(most <= 600.0);
+        assert!(least >= 0.8 * most, "{heights:?}");
+        assert_eq!(pages.concat(), (0..pairs.len()).collect::<Vec<_>>());
+        for rows in &pages {
+            // The first column is some row's middle card, so it holds a hand.
+            let lo = grid.lowest(rows);
+            assert!(rows.iter().any(|&r| pairs[r].1 == lo));
+        }
     }
 }

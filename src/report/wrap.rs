@@ -94,7 +94,7 @@ mod tests {
 
     #[test]
     fn calculations_break_before_operators() {
-        assert_eq!(operator_pieces("(6×4)÷8"), ["(6×4)", "÷8"]);
+        assert_eq!(operator_pieces("(6×4)÷8"), ["(6", "×4)", "÷8"]);
         assert_eq!(operator_pieces("13×7+6"), ["13", "×7", "+6"]);
         assert_eq!(operator_pieces("97"), ["97"]);
     }
