@@ -365,15 +365,18 @@ fn cell_lines(h: &HandResult, width: f32) -> Vec<Line> {
             let piece = if i == 0 { format!("={piece}") } else { piece };
             tokens.push((piece, false));
         }
-        // A prime too long for a line breaks between its digits, and its
-        // calculation starts a line of its own.
-        if wrap::line_width(&vec![prime.clone()], MIN_TEXT) > width {
-            let mut lines = wrap::runs(&[prime], width, MIN_TEXT);
-            lines.extend(wrap::runs(&tokens, width, MIN_TEXT));
-            return lines;
+        // One line if it fits; else the prime on a line of its own (between
+        // its digits if it is longer than a line), and its calculation
+        // under it, broken before operators only where it must be.
+        let mut whole = tokens.clone();
+        whole.insert(0, prime.clone());
+        let one = wrap::runs(&whole, width, MIN_TEXT);
+        if one.len() == 1 {
+            return one;
         }
-        tokens.insert(0, prime);
-        wrap::runs(&tokens, width, MIN_TEXT)
+        let mut lines = wrap::runs(&[prime], width, MIN_TEXT);
+        lines.extend(wrap::runs(&tokens, width, MIN_TEXT));
+        lines
     };
     match (&h.highest, &h.simplest) {
         (Some(best), Some(quick)) => {
