@@ -1,12 +1,12 @@
 //! The crib's pages as PDF through `pdf-writer`: real text in DejaVu Sans,
 //! embedded as a subset of the glyphs drawn (a CID font with a ToUnicode
-//! map, so copy, search and `pdftotext` read it), with no dates or IDs, so
-//! the same crib gives the same bytes.
+//! map, so copy, search and `pdftotext` read it), its streams compressed,
+//! with no dates or IDs, so the same crib gives the same bytes.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
-use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 use subsetter::GlyphRemapper;
 
 use super::crib::{Anchor, Crib, Mark};
@@ -179,10 +179,16 @@ pub fn render(c: &Crib) -> Vec<u8> {
             .pair(Name(b"F1"), font_ids(0)[0])
             .pair(Name(b"F2"), font_ids(1)[0]);
         p.finish();
-        let stream = draw(page, c.height, &subsets);
-        pdf.stream(contents, &stream);
+        let stream = deflate(&draw(page, c.height, &subsets));
+        pdf.stream(contents, &stream).filter(Filter::FlateDecode);
     }
     pdf.finish()
+}
+
+/// `data` compressed for a `FlateDecode` stream (zlib; the same bytes
+/// every time).
+fn deflate(data: &[u8]) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(data, 9)
 }
 
 /// One page's content stream; `height` flips y (PDF counts from the bottom).
