@@ -1,7 +1,7 @@
-//! The crib sheet: every three-card hand of a rule set on a printable page
-//! (or two), the best prime and the quickest call in a triangular grid,
-//! with the rules and a legend. Laid out once as marks on pages; `svg` and
-//! `pdf::render` draw the same marks.
+//! The crib sheet: every three-card hand of a rule set on printable pages,
+//! the best prime with its calculation and the quickest call in a
+//! triangular grid, with the rules and a legend, no text under 7 pt. Laid
+//! out once as marks on pages; `svg` and `pdf::render` draw the same marks.
 
 use crate::analysis::{Analysis, HandResult};
 use crate::hand::Hand;
