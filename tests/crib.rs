@@ -43,21 +43,197 @@ fn the_committed_cribs_are_what_the_command_writes() {
     }
 }
 
+/// The text poppler's `pdftotext` extracts from `pdf` with `flags`
+/// (`-raw`: in the order drawn; `-bbox`: word boxes as XHTML).
+fn pdftotext(pdf: &Path, flags: &[&str]) -> String {
+    let out = Process::new("pdftotext")
+        .args(flags)
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("pdftotext could not run ({e}): install poppler-utils (apt-get install poppler-utils)")
+        });
+    assert!(
+        out.status.success(),
+        "pdftotext {flags:?} failed on {}",
+        pdf.display()
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The committed cribs' fonts are embedded, and their text reads back.
 #[test]
 fn the_pdf_has_real_text_and_the_right_pages() {
-    let five = String::from_utf8(committed("crib-five.pdf")).unwrap();
-    let rank = String::from_utf8(committed("crib-rank.pdf")).unwrap();
-    assert!(five.starts_with("%PDF-1.7"));
-    assert_eq!(five.matches("/Type /Page\n").count(), 1);
-    assert_eq!(rank.matches("/Type /Page\n").count(), 2);
-    // Text in the standard fonts, not outlines: the quickest call of 4 6 8.
-    assert!(five.contains("/BaseFont /Helvetica"));
-    assert!(five.contains("(2=6+4-8) Tj"));
-    // The two failing hands under rank are marked, and named in the legend.
-    assert_eq!(rank.matches("(none) Tj").count(), 2);
+    let five = committed("crib-five.pdf");
+    let rank = committed("crib-rank.pdf");
+    assert!(five.starts_with(b"%PDF-1.7"));
+    let pages = |pdf: &[u8]| {
+        pdf.windows(b"/Type /Page\n".len())
+            .filter(|w| w == b"/Type /Page\n")
+            .count()
+    };
+    assert_eq!(pages(&five), 2);
+    assert_eq!(pages(&rank), 4);
+    assert!(!five.windows(12).any(|w| w == b"CreationDate"));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("reports");
+    let five = pdftotext(&dir.join("crib-five.pdf"), &["-raw"]);
+    let rank = pdftotext(&dir.join("crib-rank.pdf"), &["-raw"]);
+    // Real text in the embedded font: 4 6 8's best prime and its quickest
+    // call, minus signs and all.
+    assert!(five.contains("3=(6×4)÷8"), "{five}");
+    assert!(five.contains("2=6+4−8"));
+    // The two failing hands under rank are marked, and named in the legend
+    // (which says "none" too, as does every page's "House rules: none").
+    let marked = |t: &str| {
+        t.matches("none").count() - t.matches("\"none\"").count() - t.matches("none beyond").count()
+    };
+    assert_eq!(marked(&rank), 2);
     assert!(rank.contains("5 8 12, 9 12 12"));
-    assert!(!five.contains("(none) Tj"));
-    assert!(!five.contains("CreationDate"));
+    assert_eq!(marked(&five), 0);
+}
+
+/// A word's box as `pdftotext -bbox` gives it, in points from the page's
+/// top left corner.
+#[derive(Debug)]
+struct Word {
+    page: usize,
+    x_min: f32,
+    y_min: f32,
+    x_max: f32,
+    y_max: f32,
+    text: String,
+}
+
+/// The attribute `name="..."` of an XHTML tag, as a number.
+fn attr(tag: &str, name: &str) -> f32 {
+    let start = tag.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+    let len = tag[start..].find('"').unwrap();
+    tag[start..start + len].parse().unwrap()
+}
+
+/// Each page's size, and every word on the pages, from `pdftotext -bbox`.
+fn words(pdf: &Path) -> (Vec<(f32, f32)>, Vec<Word>) {
+    let html = pdftotext(pdf, &["-bbox"]);
+    let mut pages = Vec::new();
+    let mut words = Vec::new();
+    for line in html.lines().map(str::trim) {
+        if line.starts_with("<page ") {
+            pages.push((attr(line, "width"), attr(line, "height")));
+        } else if let Some(rest) = line.strip_prefix("<word ") {
+            let (tag, text) = rest.split_once('>').unwrap();
+            let text = text.trim_end_matches("</word>");
+            words.push(Word {
+                page: pages.len(),
+                x_min: attr(tag, "xMin"),
+                y_min: attr(tag, "yMin"),
+                x_max: attr(tag, "xMax"),
+                y_max: attr(tag, "yMax"),
+                text: text
+                    .replace("&lt;", "<")
+                    .replace("&gt;", ">")
+                    .replace("&quot;", "\"")
+                    .replace("&amp;", "&"),
+            });
+        }
+    }
+    (pages, words)
+}
+
+/// The crib's font is DejaVu Sans, whose ascender and descender span
+/// 0.928 + 0.236 = 1.164 em: pdftotext's word boxes are that many times
+/// the font size tall.
+const BOX_PER_POINT: f32 = 1.164;
+
+/// Read back as a reader's tools read it: every word at 7 pt or more and
+/// inside its page, the fonts embedded, and every hand's best prime
+/// written with its calculation, under four rule sets (one of them with
+/// primes of any size).
+#[test]
+fn every_word_is_legible_inside_its_page_and_every_best_prime_has_its_calculation() {
+    use prime_solve::analysis::analyze;
+    use prime_solve::{Budget, Faces, Rules, Style};
+
+    let dir = tempfile::tempdir().unwrap();
+    let high = Rules {
+        max_prime: None,
+        ..Rules::default()
+    };
+    let cases = [
+        (&["--faces", "five"][..], Rules::default(), "five"),
+        (
+            &["--faces", "rank"][..],
+            Rules {
+                faces: Faces::Rank,
+                ..Rules::default()
+            },
+            "rank",
+        ),
+        (
+            &["--faces", "suit"][..],
+            Rules {
+                faces: Faces::Suit,
+                ..Rules::default()
+            },
+            "suit",
+        ),
+        (&["--high-primes"][..], high, "high"),
+    ];
+    for (flags, rules, name) in cases {
+        let pdf = dir.path().join(format!("{name}.pdf"));
+        crib(flags, &pdf);
+        let (pages, words) = words(&pdf);
+        assert!(
+            !pages.is_empty() && words.len() > 500,
+            "{name}: {} words",
+            words.len()
+        );
+        for w in &words {
+            let (width, height) = pages[w.page - 1];
+            // The size the box implies, to a hundredth of a point (the
+            // box's coordinates are rounded to millionths).
+            let size = (w.y_max - w.y_min) / BOX_PER_POINT;
+            assert!(size >= 6.99, "{name}: {w:?} is {size:.2} pt");
+            assert!(
+                w.x_min >= 0.0 && w.y_min >= 0.0 && w.x_max <= width && w.y_max <= height,
+                "{name}: {w:?} is outside the {width} × {height} page"
+            );
+        }
+        // The title, wrapped if need be, is on the page.
+        assert!(words.iter().any(|w| w.text == "crib:"), "{name}");
+
+        // In the order drawn, with line breaks taken out, each cell reads
+        // `best=calculation`.
+        let drawn: String = pdftotext(&pdf, &["-raw"])
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let a = analyze(rules, 3, &Budget::unlimited(), &|_| {}).unwrap();
+        for h in &a.hands {
+            if let Some(best) = &h.highest {
+                let calc = best.witness.render(Style::UNICODE).replace(' ', "");
+                let cell = format!("{}={calc}", best.prime);
+                assert!(drawn.contains(&cell), "{name}: {} lacks {cell}", h.hand);
+            }
+        }
+
+        let fonts = Process::new("pdffonts").arg(&pdf).output().unwrap();
+        let fonts = String::from_utf8(fonts.stdout).unwrap();
+        let rows: Vec<&str> = fonts.lines().skip(2).collect();
+        assert_eq!(rows.len(), 2, "{fonts}");
+        for row in rows {
+            // name, type (two words), encoding, then emb sub uni.
+            let cols: Vec<&str> = row.split_whitespace().collect();
+            assert!(
+                cols[0].ends_with("+DejaVuSans") || cols[0].ends_with("+DejaVuSans-Bold"),
+                "{row}"
+            );
+            assert_eq!(&cols[4..7], ["yes", "yes", "yes"], "not embedded: {row}");
+        }
+    }
+    // The best prime of 4 6 8, as the legend's reader looks for it.
+    let (_, five) = words(&dir.path().join("five.pdf"));
+    assert!(five.iter().any(|w| w.text == "3=(6×4)÷8"));
 }
 
 #[test]
@@ -95,7 +271,7 @@ fn it_renders_legibly() {
         .map(|e| e.unwrap().path())
         .collect();
     pages.sort();
-    assert_eq!(pages.len(), 2, "{pages:?}");
+    assert_eq!(pages.len(), 4, "{pages:?}");
     for page in &pages {
         // A4 at 100 dpi: 827 × 1170 pixels.
         let png = std::fs::read(page).unwrap();
@@ -105,14 +281,9 @@ fn it_renders_legibly() {
         assert_eq!((w, h), (827, 1170));
     }
     // What a reader extracts is the text drawn.
-    let text = Process::new("pdftotext")
-        .arg(&pdf)
-        .arg("-")
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&text.stdout);
+    let text = pdftotext(&pdf, &[]);
     assert!(text.contains("Prime Time crib: rank"), "{text}");
-    assert!(text.contains("page 2 of 2"));
+    assert!(text.contains("page 4 of 4"));
 }
 
 #[test]

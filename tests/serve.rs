@@ -293,10 +293,12 @@ fn the_table_and_the_crib_of_a_rule_set() {
         "the query's primes and witnesses"
     );
     assert_eq!(server.get("/api/v1/table?cards=4,6,8").0, 400);
-    let (status, pdf) = server.get("/api/v1/crib.pdf");
-    assert_eq!(status, 200);
+    // Binary (the embedded font), so read as bytes.
+    let (head, pdf) = get_raw(&server.addr, "/api/v1/crib.pdf", "");
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-type: application/pdf"), "{head}");
     assert!(
-        pdf.starts_with("%PDF-") && pdf.trim_end().ends_with("%%EOF"),
+        pdf.starts_with(b"%PDF-") && pdf.trim_ascii_end().ends_with(b"%%EOF"),
         "a whole PDF"
     );
     assert_eq!(server.get("/api/v1/crib.pdf?paper=a3").0, 400);

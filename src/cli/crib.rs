@@ -43,12 +43,12 @@ pub(crate) fn run(args: &CribArgs) -> Result<Verdict> {
         command.push_str(" --paper letter");
     }
     let sheet = crib::layout(&analysis, paper, command.trim_end());
-    let text = if is_pdf {
+    let bytes = if is_pdf {
         pdf::render(&sheet)
     } else {
-        crib::svg(&sheet)
+        crib::svg(&sheet).into_bytes()
     };
-    write_file(path, text.as_bytes()).context("cannot write the crib")?;
+    write_file(path, &bytes).context("cannot write the crib")?;
     say(&format!(
         "crib for {}: {} of {} written to {}",
         rules.name(),

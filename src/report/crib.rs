@@ -1,12 +1,14 @@
-//! The crib sheet: every three-card hand of a rule set on a printable page
-//! (or two), the best prime and the quickest call in a triangular grid,
-//! with the rules and a legend. Laid out once as marks on pages; `svg` and
-//! `pdf::render` draw the same marks.
+//! The crib sheet: every three-card hand of a rule set on printable pages,
+//! the best prime with its calculation and the quickest call in a
+//! triangular grid, with the rules and a legend, no text under 7 pt. Laid
+//! out once as marks on pages; `svg` and `pdf::render` draw the same marks.
 
 use crate::analysis::{Analysis, HandResult};
 use crate::hand::Hand;
 use crate::rules::DEFAULT_MAX_PRIME;
 use crate::rules::Faces;
+
+use super::wrap::{self, Line, Run};
 
 /// Paper sizes in points (1/72 inch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,14 +80,22 @@ pub struct Crib {
 }
 
 const MARGIN: f32 = 28.0;
-/// The smallest row that holds the two lines of a cell legibly.
-const MIN_ROW: f32 = 11.5;
-const MAX_ROW: f32 = 16.0;
-/// Sizes of the cell's two lines: the best prime, the quickest call.
-const BEST_SIZE: f32 = 6.2;
-const CALL_SIZE: f32 = 4.9;
-/// The smallest the quickest call is shrunk to, to fit its cell.
-const MIN_CALL_SIZE: f32 = 4.2;
+/// The smallest text on the sheet, legible at arm's length; everything in
+/// a cell is this size.
+pub const MIN_TEXT: f32 = 7.0;
+/// Baseline to baseline within a cell.
+const LINE: f32 = 8.2;
+/// Space above and below a cell's lines.
+const PAD: f32 = 2.4;
+/// Rows stretch by at most this much to fill a page.
+const MAX_STRETCH: f32 = 1.3;
+/// The rules, the legend and the list of primes.
+const PROSE: f32 = 7.5;
+const PROSE_LINE: f32 = 9.0;
+const TITLE: f32 = 13.0;
+const TITLE_LINE: f32 = 15.0;
+/// What the rule set's name means, under it.
+const SUBTITLE: f32 = 9.0;
 
 /// How a value is labelled: the card(s) that count it.
 fn label(v: u8, faces: Faces) -> (String, &'static str) {
@@ -112,36 +122,20 @@ fn tight(witness: &str) -> String {
     witness.replace(' ', "")
 }
 
-/// Width of `text` at size 1 in Helvetica (an estimate from its metrics,
-/// good enough to centre and to fit).
+/// Width of `text` at size 1 in the crib's font (DejaVu Sans), from its
+/// advance widths: what the PDF draws.
 pub fn text_width(text: &str, bold: bool) -> f32 {
-    let units: u32 = text
-        .chars()
-        .map(|c| match c {
-            '0'..='9' | '=' | '+' | '×' | '÷' | '−' | '<' | '>' | '~' => 556,
-            ' ' | '.' | ',' | ':' | ';' | '!' | '/' | '[' | ']' | 'f' | 't' | 'I' => 278,
-            '(' | ')' | '-' | 'r' | '`' => 333,
-            'i' | 'j' | 'l' => 222,
-            '^' => 469,
-            'm' | 'M' | 'W' | '%' => 889,
-            'w' | 'C' | 'D' | 'H' | 'N' | 'R' | 'U' => 722,
-            'G' | 'O' | 'Q' => 778,
-            'a'..='z' => 540,
-            'A'..='Z' => 667,
-            _ => 600,
-        })
-        .sum();
-    units as f32 / 1000.0 * if bold { 1.06 } else { 1.0 }
+    super::font::Weight::of(bold).width(text)
 }
 
-/// The rules in words, for the page.
 /// How to read a cell, under the title on every page. Its Joker example
 /// holds number cards only, so that it reads the same under every faces.
 const LEGEND: [&str; 2] = [
-    "How to read it: the row is your two lower cards, the column the highest card. In each cell, on top in bold: the best (highest) prime;",
-    "below it: the quickest call, the prime with the simplest calculation. A Joker is the higher of the other two: 9 7 JK is read as 9 9 7.",
+    "How to read it: the row is your two lower cards, the column the highest card. In each cell, in bold: the best (highest) prime, with how to make it;",
+    "below it: the quickest call, the prime with the simplest calculation (left out where it is the best prime). A Joker is the higher of the other two: 9 7 JK is read as 9 9 7.",
 ];
 
+/// The rules in words, for the page.
 fn rules_text(a: &Analysis) -> Vec<String> {
     let r = &a.rules;
     let faces = match r.faces {
@@ -181,7 +175,9 @@ fn rules_text(a: &Analysis) -> Vec<String> {
     lines
 }
 
-/// Lays out the crib for a three-card analysis on `paper`.
+/// Lays out the crib for a three-card analysis on `paper`: every text at
+/// [`MIN_TEXT`] or more, as many pages as that takes, rows balanced over
+/// them, and each page's grid only as wide as its hands need.
 ///
 /// ```
 /// use prime_solve::analysis::analyze;
@@ -190,8 +186,8 @@ fn rules_text(a: &Analysis) -> Vec<String> {
 ///
 /// let a = analyze(Rules::default(), 3, &Budget::unlimited(), &|_| {})?;
 /// let sheet = crib::layout(&a, crib::Paper::A4, "prime-solve crib");
-/// assert_eq!(sheet.pages.len(), 1);
-/// assert!(pdf::render(&sheet).starts_with("%PDF-"));
+/// assert_eq!(sheet.pages.len(), 2);
+/// assert!(pdf::render(&sheet).starts_with(b"%PDF-"));
 /// assert!(crib::svg(&sheet).contains("<svg"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -207,30 +203,41 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
         a.rules.name(),
         a.rules.describe()
     );
-    let avail = height - 2.0 * MARGIN - HEADER - FOOTER - COL_HEAD;
-    let per_page = ((avail / MIN_ROW).floor() as usize).max(1);
-    let page_count = pairs.len().div_ceil(per_page);
-    let rows_each = pairs.len().div_ceil(page_count);
-    let frame = Frame {
-        width,
-        height,
-        faces,
-        max,
-        row_h: (avail / rows_each as f32).min(MAX_ROW),
-        cell_w: (width - 2.0 * MARGIN - LABEL_W) / f32::from(max),
-        grid_top: MARGIN + HEADER + COL_HEAD,
-    };
     let failing: Vec<String> = a.failing().map(|h| h.hand.to_string()).collect();
+    let head = page_head(a, &failing, width);
+    let head_bottom = head.iter().map(mark_bottom).fold(MARGIN, f32::max);
+    let foot_lines = primes_line(a, width).len();
+    let foot_h = foot_lines as f32 * PROSE_LINE + 10.0;
+    let grid_top = head_bottom + 6.0 + COL_HEAD;
+    let avail = height - MARGIN - foot_h - 4.0 - grid_top;
+    let grid = Grid::new(a, &pairs, width);
+    let pages_rows = grid.paginate(avail);
+    let page_count = pages_rows.len();
     let mut pages = Vec::new();
-    for (p, chunk) in pairs.chunks(rows_each).enumerate() {
-        let mut m = Vec::new();
-        page_head(&mut m, a, &title, &failing, page_count);
+    for (p, rows) in pages_rows.iter().enumerate() {
+        let mut m = head.clone();
+        let lo = grid.lowest(rows);
+        let frame = Frame {
+            width,
+            faces,
+            max,
+            lo,
+            cell_w: grid.cell_w(lo),
+            grid_top,
+        };
         column_heads(&mut m, &frame);
-        for (i, &(x, y)) in chunk.iter().enumerate() {
-            row(&mut m, &frame, a, i, x, y);
+        let natural: f32 = rows.iter().map(|&r| grid.height(r, lo)).sum();
+        let stretch = (avail / natural).clamp(1.0, MAX_STRETCH);
+        let mut ry = grid_top;
+        let mut edges = vec![ry];
+        for &r in rows {
+            let h = grid.height(r, lo) * stretch;
+            row(&mut m, &frame, a, pairs[r], ry, h);
+            ry += h;
+            edges.push(ry);
         }
-        grid_lines(&mut m, &frame, chunk.len());
-        page_foot(&mut m, &frame, a, paper, command, (p, page_count));
+        grid_lines(&mut m, &frame, &edges);
+        page_foot(&mut m, a, width, height, paper, command, (p, page_count));
         pages.push(m);
     }
     Crib {
@@ -241,27 +248,165 @@ pub fn layout(a: &Analysis, paper: Paper, command: &str) -> Crib {
     }
 }
 
-/// The height of a page's title, rules and legend.
-const HEADER: f32 = 84.0;
-/// The height of a page's list of primes and its credits.
-const FOOTER: f32 = 30.0;
+/// The lowest point a mark reaches (text: its baseline plus descent).
+fn mark_bottom(m: &Mark) -> f32 {
+    match m {
+        Mark::Text { y, size, .. } => y + 0.25 * size,
+        Mark::Rect { y, h, .. } => y + h,
+        Mark::Line { y1, y2, .. } => y1.max(*y2),
+    }
+}
+
 /// The height of the column heads.
-const COL_HEAD: f32 = 20.0;
+const COL_HEAD: f32 = 22.0;
 /// The width of the column of row labels.
 const LABEL_W: f32 = 34.0;
 /// The left edge of everything on a page.
 const LEFT: f32 = MARGIN;
 
+/// The rows of the grid, what each needs at each width, and how they are
+/// shared between pages.
+struct Grid<'a> {
+    pairs: &'a [(u8, u8)],
+    max: u8,
+    width: f32,
+    /// `lines[r][lo - 1]`: the lines row `r` needs when its page's grid
+    /// starts at column `lo`.
+    lines: Vec<Vec<usize>>,
+}
+
+impl<'a> Grid<'a> {
+    fn new(a: &'a Analysis, pairs: &'a [(u8, u8)], width: f32) -> Grid<'a> {
+        let max = a.rules.faces.max_value();
+        let mut g = Grid {
+            pairs,
+            max,
+            width,
+            lines: Vec::new(),
+        };
+        g.lines = pairs
+            .iter()
+            .map(|&(x, y)| {
+                (1..=max)
+                    .map(|lo| {
+                        let w = g.cell_w(lo);
+                        (y..=max)
+                            .filter_map(|c| a.get(Hand::from_values(&[x, y, c])))
+                            .map(|h| cell_lines(h, w - 2.0 * CELL_INSET).len())
+                            .max()
+                            .unwrap_or(1)
+                    })
+                    .collect()
+            })
+            .collect();
+        g
+    }
+
+    /// A cell's width when the page's grid starts at column `lo`.
+    fn cell_w(&self, lo: u8) -> f32 {
+        (self.width - 2.0 * MARGIN - LABEL_W) / f32::from(self.max - lo + 1)
+    }
+
+    /// The first column a page of `rows` needs: the lowest middle card.
+    fn lowest(&self, rows: &[usize]) -> u8 {
+        rows.iter().map(|&r| self.pairs[r].1).min().unwrap_or(1)
+    }
+
+    /// Row `r`'s natural height on a page whose grid starts at `lo`.
+    fn height(&self, r: usize, lo: u8) -> f32 {
+        self.lines[r][usize::from(lo - 1)] as f32 * LINE + 2.0 * PAD
+    }
+
+    /// Rows in order onto pages of at most `cap` points each.
+    fn fill(&self, cap: f32) -> Vec<Vec<usize>> {
+        let mut pages: Vec<Vec<usize>> = vec![Vec::new()];
+        for r in 0..self.pairs.len() {
+            let page = pages.last_mut().expect("never empty");
+            page.push(r);
+            let lo = self.lowest(page);
+            let total: f32 = page.iter().map(|&i| self.height(i, lo)).sum();
+            if total > cap && page.len() > 1 {
+                page.pop();
+                pages.push(vec![r]);
+            }
+        }
+        pages
+    }
+
+    /// As few pages as rows of `avail` points allow, filled evenly: the
+    /// smallest cap that still gives that many pages.
+    fn paginate(&self, avail: f32) -> Vec<Vec<usize>> {
+        let count = self.fill(avail).len();
+        let (mut lo, mut hi) = (0.0f32, avail);
+        for _ in 0..40 {
+            let mid = (lo + hi) / 2.0;
+            if self.fill(mid).len() <= count {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        self.fill(hi)
+    }
+}
+
+/// The space between a cell's edge and its text.
+const CELL_INSET: f32 = 1.5;
+
+/// What a cell says, line by line, in cells `width` wide: the best prime
+/// in bold and its calculation, then the quickest call unless it is the
+/// same prime; or `none`.
+fn cell_lines(h: &HandResult, width: f32) -> Vec<Line> {
+    let call = |w: &crate::analysis::Witnessed, bold: bool| -> Vec<Line> {
+        let calc = tight(&w.witness.render(crate::style::Style::UNICODE));
+        let prime: Run = (w.prime.to_string(), bold);
+        let mut tokens: Vec<Run> = Vec::new();
+        for (i, piece) in wrap::operator_pieces(&calc).into_iter().enumerate() {
+            let piece = if i == 0 { format!("={piece}") } else { piece };
+            tokens.push((piece, false));
+        }
+        // One line if it fits; else the prime on a line of its own (between
+        // its digits if it is longer than a line), and its calculation
+        // under it, broken before operators only where it must be.
+        let mut whole = tokens.clone();
+        whole.insert(0, prime.clone());
+        let one = wrap::runs(&whole, width, MIN_TEXT);
+        if one.len() == 1 {
+            return one;
+        }
+        let mut lines = wrap::runs(&[prime], width, MIN_TEXT);
+        lines.extend(wrap::runs(&tokens, width, MIN_TEXT));
+        lines
+    };
+    match (&h.highest, &h.simplest) {
+        (Some(best), Some(quick)) => {
+            let mut lines = call(best, true);
+            if quick.prime != best.prime {
+                lines.extend(call(quick, false));
+            }
+            lines
+        }
+        _ => vec![vec![("none".into(), true)]],
+    }
+}
+
 /// Where the grid of a page goes.
 struct Frame {
     width: f32,
-    height: f32,
     faces: Faces,
-    /// The highest card value, the number of columns.
+    /// The highest card value, the last column.
     max: u8,
-    row_h: f32,
+    /// The first column on this page.
+    lo: u8,
     cell_w: f32,
     grid_top: f32,
+}
+
+impl Frame {
+    /// The left edge of column `c`'s cells.
+    fn column_x(&self, c: u8) -> f32 {
+        LEFT + LABEL_W + self.cell_w * f32::from(c - self.lo)
+    }
 }
 
 /// A line of text at (`x`, `y`).
@@ -276,20 +421,35 @@ fn text(m: &mut Vec<Mark>, x: f32, y: f32, size: f32, bold: bool, anchor: Anchor
     });
 }
 
-/// The title, the rules, the legend, and which hands fail.
-fn page_head(m: &mut Vec<Mark>, a: &Analysis, title: &str, failing: &[String], page_count: usize) {
-    let mut y = MARGIN + 12.0;
-    text(m, LEFT, y, 13.0, true, Anchor::Start, title.to_string());
-    y += 13.0;
-    for line in rules_text(a) {
-        text(m, LEFT, y, 6.8, false, Anchor::Start, line);
-        y += 8.6;
+/// The title (the rule set's name, then what it means), the rules, the
+/// legend, and which hands fail, each wrapped to the page.
+fn page_head(a: &Analysis, failing: &[String], width: f32) -> Vec<Mark> {
+    let mut m = Vec::new();
+    let name = format!("Prime Time crib: {}", a.rules.name());
+    let description = &a.rules.describe();
+    let measure = width - 2.0 * MARGIN;
+    let mut y = MARGIN + 10.0;
+    for line in wrap::words(&name, true, TITLE, measure) {
+        text(&mut m, LEFT, y, TITLE, true, Anchor::Start, line);
+        y += TITLE_LINE;
+    }
+    y -= 2.0;
+    for line in wrap::words(description, false, SUBTITLE, measure) {
+        text(&mut m, LEFT, y, SUBTITLE, false, Anchor::Start, line);
+        y += SUBTITLE + 2.0;
     }
     y += 3.0;
-    for line in LEGEND {
-        text(m, LEFT, y, 6.8, false, Anchor::Start, line.to_string());
-        y += 8.6;
+    let prose = |m: &mut Vec<Mark>, y: &mut f32, s: &str, bold: bool| {
+        for line in wrap::words(s, bold, PROSE, measure) {
+            text(m, LEFT, *y, PROSE, bold, Anchor::Start, line);
+            *y += PROSE_LINE;
+        }
+    };
+    for line in rules_text(a) {
+        prose(&mut m, &mut y, &line, false);
     }
+    y += 3.0;
+    prose(&mut m, &mut y, &LEGEND.join(" "), false);
     let fails = if failing.is_empty() {
         "Every hand makes a prime under these rules.".to_string()
     } else {
@@ -298,15 +458,8 @@ fn page_head(m: &mut Vec<Mark>, a: &Analysis, title: &str, failing: &[String], p
             failing.join(", ")
         )
     };
-    let split = if page_count > 1 {
-        format!(
-            " The {} hands are split over {page_count} pages, to keep every call legible.",
-            a.hands.len()
-        )
-    } else {
-        String::new()
-    };
-    text(m, LEFT, y, 6.8, true, Anchor::Start, fails + &split);
+    prose(&mut m, &mut y, &fails, true);
+    m
 }
 
 /// The column heads: the highest card.
@@ -314,22 +467,22 @@ fn column_heads(m: &mut Vec<Mark>, f: &Frame) {
     text(
         m,
         LEFT + LABEL_W / 2.0,
-        f.grid_top - 11.0,
-        6.0,
+        f.grid_top - 12.0,
+        MIN_TEXT,
         false,
         Anchor::Middle,
         "cards".into(),
     );
-    for c in 1..=f.max {
-        let cx = LEFT + LABEL_W + f.cell_w * (f32::from(c) - 0.5);
+    for c in f.lo..=f.max {
+        let cx = f.column_x(c) + f.cell_w / 2.0;
         let (main, also) = label(c, f.faces);
-        text(m, cx, f.grid_top - 9.0, 8.0, true, Anchor::Middle, main);
+        text(m, cx, f.grid_top - 11.0, 8.5, true, Anchor::Middle, main);
         if !also.is_empty() {
             text(
                 m,
                 cx,
-                f.grid_top - 2.5,
-                5.0,
+                f.grid_top - 3.0,
+                MIN_TEXT,
                 false,
                 Anchor::Middle,
                 also.into(),
@@ -338,16 +491,15 @@ fn column_heads(m: &mut Vec<Mark>, f: &Frame) {
     }
 }
 
-/// Row `i` of a page: the two lower cards `x` and `yv`, and a cell for
-/// each third card.
-fn row(m: &mut Vec<Mark>, f: &Frame, a: &Analysis, i: usize, x: u8, yv: u8) {
-    let ry = f.grid_top + f.row_h * i as f32;
+/// A row of a page, `h` high at `ry`: the two lower cards `x` and `yv`,
+/// and a cell for each third card.
+fn row(m: &mut Vec<Mark>, f: &Frame, a: &Analysis, (x, yv): (u8, u8), ry: f32, h: f32) {
     if x.is_multiple_of(2) {
         m.push(Mark::Rect {
             x: LEFT,
             y: ry,
             w: f.width - 2.0 * MARGIN,
-            h: f.row_h,
+            h,
             grey: 0.93,
         });
     }
@@ -355,66 +507,54 @@ fn row(m: &mut Vec<Mark>, f: &Frame, a: &Analysis, i: usize, x: u8, yv: u8) {
     text(
         m,
         LEFT + LABEL_W / 2.0,
-        ry + f.row_h / 2.0 + 2.8,
-        7.5,
+        ry + h / 2.0 + 3.0,
+        8.5,
         true,
         Anchor::Middle,
         row_label,
     );
     for c in yv..=f.max {
-        let cx = LEFT + LABEL_W + f.cell_w * f32::from(c - 1);
-        if let Some(h) = a.get(Hand::from_values(&[x, yv, c])) {
-            cell(m, f, h, cx, ry);
+        let cx = f.column_x(c);
+        if let Some(hand) = a.get(Hand::from_values(&[x, yv, c])) {
+            cell(m, f, hand, cx, ry, h);
         }
     }
 }
 
-/// One hand's cell at (`cx`, `ry`): its best prime over its quickest
-/// call, or shaded "none".
-fn cell(m: &mut Vec<Mark>, f: &Frame, h: &HandResult, cx: f32, ry: f32) {
+/// One hand's cell at (`cx`, `ry`), `h` high: its lines centred, or
+/// shaded "none".
+fn cell(m: &mut Vec<Mark>, f: &Frame, hand: &HandResult, cx: f32, ry: f32, h: f32) {
     let mid = cx + f.cell_w / 2.0;
-    match (&h.highest, &h.simplest) {
-        (Some(best), Some(quick)) => {
-            let top = ry + (f.row_h - MIN_ROW) / 2.0 + 5.5;
-            // High primes can be long: shrink them to the cell.
-            let best = best.prime.to_string();
-            let fit = (f.cell_w - 3.0) / text_width(&best, true);
-            text(m, mid, top, BEST_SIZE.min(fit), true, Anchor::Middle, best);
-            let call = format!(
-                "{}={}",
-                quick.prime,
-                tight(&quick.witness.render(crate::style::Style::UNICODE))
-            );
-            let fit = (f.cell_w - 3.0) / text_width(&call, false);
-            let size = CALL_SIZE.min(fit).max(MIN_CALL_SIZE);
-            text(m, mid, top + 5.0, size, false, Anchor::Middle, call);
+    let lines = cell_lines(hand, f.cell_w - 2.0 * CELL_INSET);
+    if hand.highest.is_none() {
+        m.push(Mark::Rect {
+            x: cx + 0.5,
+            y: ry + 0.5,
+            w: f.cell_w - 1.0,
+            h: h - 1.0,
+            grey: 0.55,
+        });
+    }
+    // The block of lines centred in the row; a baseline sits about 0.72 em
+    // under the top of its line's capitals.
+    let block = lines.len() as f32 * LINE;
+    let mut baseline = ry + (h - block) / 2.0 + (LINE + 0.72 * MIN_TEXT) / 2.0;
+    for line in lines {
+        let mut x = mid - wrap::line_width(&line, MIN_TEXT) / 2.0;
+        for (s, bold) in line {
+            let w = text_width(&s, bold) * MIN_TEXT;
+            text(m, x, baseline, MIN_TEXT, bold, Anchor::Start, s);
+            x += w;
         }
-        _ => {
-            m.push(Mark::Rect {
-                x: cx + 0.5,
-                y: ry + 0.5,
-                w: f.cell_w - 1.0,
-                h: f.row_h - 1.0,
-                grey: 0.55,
-            });
-            text(
-                m,
-                mid,
-                ry + f.row_h / 2.0 + 2.2,
-                6.5,
-                true,
-                Anchor::Middle,
-                "none".into(),
-            );
-        }
+        baseline += LINE;
     }
 }
 
-/// The grid lines of `rows` rows: under each row, between columns.
-fn grid_lines(m: &mut Vec<Mark>, f: &Frame, rows: usize) {
-    let bottom = f.grid_top + f.row_h * rows as f32;
-    for i in 0..=rows {
-        let ly = f.grid_top + f.row_h * i as f32;
+/// The grid lines of a page: at each row edge in `edges`, between columns.
+fn grid_lines(m: &mut Vec<Mark>, f: &Frame, edges: &[f32]) {
+    let top = edges.first().copied().unwrap_or(f.grid_top);
+    let bottom = edges.last().copied().unwrap_or(f.grid_top);
+    for &ly in edges {
         m.push(Mark::Line {
             x1: LEFT,
             y1: ly,
@@ -424,11 +564,11 @@ fn grid_lines(m: &mut Vec<Mark>, f: &Frame, rows: usize) {
             grey: 0.6,
         });
     }
-    for c in 0..=f.max {
-        let lx = LEFT + LABEL_W + f.cell_w * f32::from(c);
+    for c in f.lo..=f.max + 1 {
+        let lx = f.column_x(c);
         m.push(Mark::Line {
             x1: lx,
-            y1: f.grid_top,
+            y1: top,
             x2: lx,
             y2: bottom,
             width: 0.3,
@@ -437,18 +577,9 @@ fn grid_lines(m: &mut Vec<Mark>, f: &Frame, rows: usize) {
     }
 }
 
-/// The primes to know by heart, how the crib was made, and the page
-/// number `(p, page_count)`.
-fn page_foot(
-    m: &mut Vec<Mark>,
-    f: &Frame,
-    a: &Analysis,
-    paper: Paper,
-    command: &str,
-    (p, page_count): (usize, usize),
-) {
-    // The primes a player should know by heart: up to the ceiling, and
-    // never past the rules' own 97.
+/// The primes a player should know by heart, up to the ceiling and never
+/// past the rules' own 97, wrapped to the page.
+fn primes_line(a: &Analysis, width: f32) -> Vec<String> {
     let upto = a
         .rules
         .max_prime
@@ -457,37 +588,46 @@ fn page_foot(
         .filter(|&n| (2..n).take_while(|d| d * d <= n).all(|d| n % d != 0))
         .map(|n| n.to_string())
         .collect();
-    let fy = f.height - MARGIN - 14.0;
-    text(
-        m,
-        LEFT,
-        fy,
-        6.8,
+    wrap::words(
+        &format!("Primes to {upto}: {}. 1 is not a prime.", primes.join(" ")),
         false,
-        Anchor::Start,
-        format!("Primes to {upto}: {}. 1 is not a prime.", primes.join(" ")),
+        PROSE,
+        width - 2.0 * MARGIN,
+    )
+}
+
+/// The primes to know by heart, how the crib was made, and the page
+/// number `(p, page_count)`.
+fn page_foot(
+    m: &mut Vec<Mark>,
+    a: &Analysis,
+    width: f32,
+    height: f32,
+    paper: Paper,
+    command: &str,
+    (p, page_count): (usize, usize),
+) {
+    let lines = primes_line(a, width);
+    let mut fy = height - MARGIN - 10.0 - (lines.len() as f32 - 1.0) * PROSE_LINE;
+    for line in lines {
+        text(m, LEFT, fy, PROSE, false, Anchor::Start, line);
+        fy += PROSE_LINE;
+    }
+    let page = format!("page {} of {page_count}", p + 1);
+    let made = format!(
+        "Made by `{command}` ({}, {}).",
+        paper.name(),
+        crate::text::plural(page_count, "page", "pages")
     );
+    text(m, LEFT, fy + 0.5, MIN_TEXT, false, Anchor::Start, made);
     text(
         m,
-        LEFT,
-        fy + 9.0,
-        5.5,
-        false,
-        Anchor::Start,
-        format!(
-            "Made by `{command}` ({} page{}).",
-            paper.name(),
-            if page_count > 1 { "s" } else { "" }
-        ),
-    );
-    text(
-        m,
-        f.width - MARGIN,
-        fy + 9.0,
-        6.5,
+        width - MARGIN,
+        fy + 0.5,
+        MIN_TEXT,
         false,
         Anchor::End,
-        format!("page {} of {page_count}", p + 1),
+        page,
     );
 }
 
@@ -503,7 +643,7 @@ pub fn svg(c: &Crib) -> String {
     let gap = 24.0;
     let total = c.height * c.pages.len() as f32 + gap * (c.pages.len() as f32 - 1.0);
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}pt\" height=\"{total}pt\" viewBox=\"0 0 {w} {total}\" font-family=\"Helvetica, Arial, sans-serif\">\n<title>{}</title>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}pt\" height=\"{total}pt\" viewBox=\"0 0 {w} {total}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<title>{}</title>\n",
         escape(&c.title),
         w = c.width,
     );
@@ -591,54 +731,103 @@ mod tests {
     use crate::card::Card;
     use crate::rules::Rules;
 
-    /// Every text in the grid fits its cell, and rows never go below the
-    /// legible minimum.
+    /// Every text is at least [`MIN_TEXT`] and inside the page; every line
+    /// of a cell fits its cell; every hand's best prime is drawn with its
+    /// calculation.
     fn check(rules: Rules, paper: Paper, pages: usize) {
         let a = analyze(rules, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
         let c = layout(&a, paper, "test");
         assert_eq!(c.pages.len(), pages);
-        let max = f32::from(rules.faces.max_value());
-        let cell_w = (c.width - 2.0 * MARGIN - 34.0) / max;
-        let mut cells = 0;
         for page in &c.pages {
             for m in page {
                 if let Mark::Text {
+                    x,
                     size,
                     bold,
-                    anchor: Anchor::Middle,
+                    anchor,
                     text,
-                    y,
                     ..
                 } = m
-                    && *y > MARGIN + 84.0 + 20.0
                 {
-                    cells += 1;
-                    assert!(*size >= MIN_CALL_SIZE, "{text} at {size}");
+                    assert!(*size >= MIN_TEXT, "{text} at {size}");
+                    let w = text_width(text, *bold) * size;
+                    let left = match anchor {
+                        Anchor::Start => *x,
+                        Anchor::Middle => x - w / 2.0,
+                        Anchor::End => x - w,
+                    };
                     assert!(
-                        text_width(text, *bold) * size <= cell_w - 2.0,
-                        "{text} does not fit"
+                        left >= MARGIN - 0.01 && left + w <= c.width - MARGIN + 0.01,
+                        "{text} runs off the page"
                     );
                 }
             }
         }
-        // Two lines per hand (one for a failing hand), and a label per row.
-        let rows = a
-            .hands
-            .iter()
-            .map(|h| h.hand.values()[..2].to_vec())
-            .collect::<std::collections::BTreeSet<_>>();
-        let failing = a.failing().count();
-        assert_eq!(cells, 2 * a.hands.len() - failing + rows.len());
+        // Cells at the narrowest a page makes them (every column): each
+        // line fits, and the best prime comes with its calculation.
+        let narrowest = (c.width - 2.0 * MARGIN - LABEL_W) / f32::from(rules.faces.max_value());
+        for h in &a.hands {
+            let lines = cell_lines(h, narrowest - 2.0 * CELL_INSET);
+            for line in &lines {
+                assert!(wrap::line_width(line, MIN_TEXT) <= narrowest - 2.0 * CELL_INSET);
+            }
+            let all: String = lines.iter().flatten().map(|(t, _)| t.as_str()).collect();
+            if let Some(best) = &h.highest {
+                let calc = tight(&best.witness.render(crate::style::Style::UNICODE));
+                assert!(all.starts_with(&format!("{}={calc}", best.prime)), "{all}");
+            } else {
+                assert_eq!(all, "none");
+            }
+        }
     }
 
     #[test]
-    fn five_fits_one_page_and_rank_two() {
-        check(Rules::default(), Paper::A4, 1);
+    fn every_text_is_legible_and_on_its_page() {
+        check(Rules::default(), Paper::A4, 2);
         let rank = Rules {
             faces: Faces::Rank,
             ..Rules::default()
         };
-        check(rank, Paper::A4, 2);
+        check(rank, Paper::A4, 4);
         check(Rules::default(), Paper::Letter, 2);
+        let long = Rules {
+            faces: Faces::Suit,
+            max_prime: None,
+            ..Rules::default()
+        };
+        check(long, Paper::A4, 2);
+    }
+
+    /// Pages share the rows evenly, and no page draws a column none of its
+    /// hands uses.
+    #[test]
+    fn pages_are_balanced_and_their_columns_used() {
+        let rank = Rules {
+            faces: Faces::Rank,
+            ..Rules::default()
+        };
+        let a = analyze(rank, 3, &crate::engine::Budget::unlimited(), &|_| {}).unwrap();
+        let pairs: Vec<(u8, u8)> = (1..=13u8)
+            .flat_map(|x| (x..=13).map(move |y| (x, y)))
+            .collect();
+        let grid = Grid::new(&a, &pairs, 595.0);
+        let pages = grid.paginate(600.0);
+        let heights: Vec<f32> = pages
+            .iter()
+            .map(|rows| {
+                let lo = grid.lowest(rows);
+                rows.iter().map(|&r| grid.height(r, lo)).sum()
+            })
+            .collect();
+        let most = heights.iter().copied().fold(0.0, f32::max);
+        let least = heights.iter().copied().fold(f32::MAX, f32::min);
+        assert!(most <= 600.0);
+        assert!(least >= 0.8 * most, "{heights:?}");
+        assert_eq!(pages.concat(), (0..pairs.len()).collect::<Vec<_>>());
+        for rows in &pages {
+            // The first column is some row's middle card, so it holds a hand.
+            let lo = grid.lowest(rows);
+            assert!(rows.iter().any(|&r| pairs[r].1 == lo));
+        }
     }
 }

@@ -28,9 +28,9 @@ pub const COMPANIONS: [Companion; 6] = [
         files: &["table-five.md", "table-rank.md"],
     },
     Companion {
-        line: "- Crib sheets to print, every hand's best prime over its quickest call: \
-               [face cards count 5](crib-five.pdf) (one A4 page, `prime-solve crib`) and \
-               [J Q K count 11 12 13](crib-rank.pdf) (two pages, `prime-solve crib --faces rank`).",
+        line: "- Crib sheets to print, every hand's best prime with its calculation and its quickest call: \
+               [face cards count 5](crib-five.pdf) (two A4 pages, `prime-solve crib`) and \
+               [J Q K count 11 12 13](crib-rank.pdf) (four pages, `prime-solve crib --faces rank`).",
         files: &["crib-five.pdf", "crib-rank.pdf"],
     },
     Companion {

@@ -4,6 +4,7 @@
 pub mod advice;
 pub mod crib;
 pub mod csv;
+mod font;
 pub mod grid;
 pub mod index;
 pub mod json;
@@ -12,6 +13,7 @@ pub mod plot;
 pub mod simulation;
 pub mod strategy;
 pub mod summary;
+mod wrap;
 
 use std::path::PathBuf;
 

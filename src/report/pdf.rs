@@ -1,40 +1,160 @@
-//! The crib's pages as PDF through `pdf-writer`: real text in the standard
-//! Helvetica fonts (nothing embedded, so copy and search work and the
-//! bytes are the same on every machine), no dates or IDs.
+//! The crib's pages as PDF through `pdf-writer`: real text in DejaVu Sans,
+//! embedded as a subset of the glyphs drawn (a CID font with a ToUnicode
+//! map, so copy, search and `pdftotext` read it), its streams compressed,
+//! with no dates or IDs, so the same crib gives the same bytes.
 
-use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use std::collections::{BTreeMap, BTreeSet};
 
-use super::crib::{Anchor, Crib, Mark, text_width};
+use pdf_writer::types::{CidFontType, FontFlags, SystemInfo, UnicodeCmap};
+use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
+use subsetter::GlyphRemapper;
 
-/// Text in the fonts' WinAnsi encoding: × ÷ as themselves, − as a hyphen
-/// (so that searching for `6+4-8` finds it), √ as `sqrt`.
-fn win_ansi(s: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            ' '..='~' => out.push(c as u8),
-            '−' | '–' => out.push(b'-'),
-            '×' => out.push(0xD7),
-            '÷' => out.push(0xF7),
-            '·' => out.push(0xB7),
-            '√' => out.extend(b"sqrt"),
-            _ => out.push(b'?'),
-        }
-    }
-    out
+use super::crib::{Anchor, Crib, Mark};
+use super::font::Weight;
+
+/// One weight's subset: the glyphs drawn, renumbered from 1 (0 is
+/// `.notdef`), and the characters they stand for.
+struct Subset {
+    weight: Weight,
+    remapper: GlyphRemapper,
+    /// New glyph id → the character it draws, for the ToUnicode map.
+    chars: BTreeMap<u16, char>,
 }
 
-/// The whole document. Every byte is ASCII (strings beyond it are written
-/// in hex), so it can be handled as text.
-pub fn render(c: &Crib) -> String {
+impl Subset {
+    /// The subset of `weight` that draws every character in `used`.
+    fn new(weight: Weight, used: &BTreeSet<char>) -> Subset {
+        let mut remapper = GlyphRemapper::new();
+        let mut chars = BTreeMap::new();
+        for &c in used {
+            let new = remapper.remap(weight.glyph(c));
+            chars.entry(new).or_insert(c);
+        }
+        Subset {
+            weight,
+            remapper,
+            chars,
+        }
+    }
+
+    /// `text` as two-byte glyph ids (Identity-H).
+    fn encode(&self, text: &str) -> Vec<u8> {
+        text.chars()
+            .flat_map(|c| {
+                let glyph = self.weight.glyph(c);
+                self.remapper.get(glyph).unwrap_or(0).to_be_bytes()
+            })
+            .collect()
+    }
+
+    /// The subset's PostScript name: a tag of six capitals drawn from the
+    /// glyphs it holds (the PDF convention for a subset), then the font's.
+    fn base_font(&self) -> String {
+        // FNV-1a over the glyph ids: the same subset, the same tag.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for g in self.remapper.remapped_gids() {
+            for b in g.to_be_bytes() {
+                hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        let tag: String = (0..6)
+            .map(|i| char::from(b'A' + ((hash >> (5 * i)) % 26) as u8))
+            .collect();
+        format!("{tag}+{}", self.weight.name())
+    }
+
+    /// Writes the Type 0 font at `ids[0]` and its parts at the next four.
+    fn write(&self, pdf: &mut Pdf, ids: [Ref; 5]) {
+        let [type0, cid, descriptor, file, cmap] = ids;
+        let name = self.base_font();
+        let weight = self.weight;
+        let face = weight.face();
+        let system = SystemInfo {
+            registry: Str(b"Adobe"),
+            ordering: Str(b"Identity"),
+            supplement: 0,
+        };
+        pdf.type0_font(type0)
+            .base_font(Name(name.as_bytes()))
+            .encoding_predefined(Name(b"Identity-H"))
+            .descendant_font(cid)
+            .to_unicode(cmap);
+        let widths: Vec<f32> = self
+            .remapper
+            .remapped_gids()
+            .map(|g| weight.advance(g).round())
+            .collect();
+        let mut font = pdf.cid_font(cid);
+        font.subtype(CidFontType::Type2)
+            .base_font(Name(name.as_bytes()))
+            .system_info(system)
+            .font_descriptor(descriptor)
+            .default_width(0.0)
+            .cid_to_gid_map_predefined(Name(b"Identity"));
+        font.widths().consecutive(0, widths);
+        font.finish();
+        let bbox = face.global_bounding_box();
+        pdf.font_descriptor(descriptor)
+            .name(Name(name.as_bytes()))
+            .flags(FontFlags::NON_SYMBOLIC)
+            .bbox(Rect::new(
+                weight.scale(bbox.x_min),
+                weight.scale(bbox.y_min),
+                weight.scale(bbox.x_max),
+                weight.scale(bbox.y_max),
+            ))
+            .italic_angle(0.0)
+            .ascent(weight.scale(face.ascender()))
+            .descent(weight.scale(face.descender()))
+            .cap_height(weight.scale(face.capital_height().unwrap_or(face.ascender())))
+            .stem_v(match weight {
+                Weight::Regular => 80.0,
+                Weight::Bold => 150.0,
+            })
+            .font_file2(file);
+        let program =
+            subsetter::subset(weight.data(), 0, &self.remapper).expect("the shipped font subsets");
+        pdf.stream(file, &program)
+            .pair(Name(b"Length1"), program.len() as i32);
+        let mut unicode = UnicodeCmap::new(Name(b"Custom"), system);
+        for (&glyph, &c) in &self.chars {
+            unicode.pair(glyph, c);
+        }
+        pdf.cmap(cmap, &unicode.finish());
+    }
+}
+
+/// The whole document.
+///
+/// # Panics
+///
+/// Only if the font shipped in the crate could not be subset.
+pub fn render(c: &Crib) -> Vec<u8> {
+    let mut used: BTreeMap<Weight, BTreeSet<char>> = BTreeMap::new();
+    for mark in c.pages.iter().flatten() {
+        if let Mark::Text { bold, text, .. } = mark {
+            used.entry(Weight::of(*bold))
+                .or_default()
+                .extend(text.chars());
+        }
+    }
+    let subsets: Vec<Subset> = [Weight::Regular, Weight::Bold]
+        .into_iter()
+        .map(|w| Subset::new(w, used.get(&w).unwrap_or(&BTreeSet::new())))
+        .collect();
+
     let mut pdf = Pdf::new();
     pdf.set_binary_marker(b"crib");
     let catalog = Ref::new(1);
     let tree = Ref::new(2);
-    let regular = Ref::new(3);
-    let bold = Ref::new(4);
-    let info = Ref::new(5);
-    let first_page = 6;
+    let info = Ref::new(3);
+    // Five objects per font: the Type 0 font, its CID font, descriptor,
+    // program and ToUnicode map.
+    let font_ids = |i: usize| -> [Ref; 5] {
+        let first = 4 + 5 * i as i32;
+        [0, 1, 2, 3, 4].map(|k| Ref::new(first + k))
+    };
+    let first_page = 4 + 5 * subsets.len() as i32;
     let page_ids: Vec<Ref> = (0..c.pages.len())
         .map(|i| Ref::new(first_page + 2 * i as i32))
         .collect();
@@ -42,12 +162,9 @@ pub fn render(c: &Crib) -> String {
     pdf.pages(tree)
         .kids(page_ids.iter().copied())
         .count(page_ids.len() as i32);
-    pdf.type1_font(regular)
-        .base_font(Name(b"Helvetica"))
-        .encoding_predefined(Name(b"WinAnsiEncoding"));
-    pdf.type1_font(bold)
-        .base_font(Name(b"Helvetica-Bold"))
-        .encoding_predefined(Name(b"WinAnsiEncoding"));
+    for (i, subset) in subsets.iter().enumerate() {
+        subset.write(&mut pdf, font_ids(i));
+    }
     pdf.document_info(info)
         .title(TextStr(&c.title))
         .producer(TextStr("prime-solve crib"));
@@ -59,19 +176,23 @@ pub fn render(c: &Crib) -> String {
         p.contents(contents);
         p.resources()
             .fonts()
-            .pair(Name(b"F1"), regular)
-            .pair(Name(b"F2"), bold);
+            .pair(Name(b"F1"), font_ids(0)[0])
+            .pair(Name(b"F2"), font_ids(1)[0]);
         p.finish();
-        let stream = draw(page, c.height);
-        pdf.stream(contents, &stream);
+        let stream = deflate(&draw(page, c.height, &subsets));
+        pdf.stream(contents, &stream).filter(Filter::FlateDecode);
     }
-    let bytes = pdf.finish();
-    // The binary marker and hex strings keep it ASCII.
-    bytes.into_iter().map(char::from).collect()
+    pdf.finish()
+}
+
+/// `data` compressed for a `FlateDecode` stream (zlib; the same bytes
+/// every time).
+fn deflate(data: &[u8]) -> Vec<u8> {
+    miniz_oxide::deflate::compress_to_vec_zlib(data, 9)
 }
 
 /// One page's content stream; `height` flips y (PDF counts from the bottom).
-fn draw(marks: &[Mark], height: f32) -> Vec<u8> {
+fn draw(marks: &[Mark], height: f32, subsets: &[Subset]) -> Vec<u8> {
     let mut content = Content::new();
     for mark in marks {
         match mark {
@@ -102,17 +223,19 @@ fn draw(marks: &[Mark], height: f32) -> Vec<u8> {
                 anchor,
                 text,
             } => {
-                let w = text_width(text, *bold) * size;
+                let weight = Weight::of(*bold);
+                let w = weight.width(text) * size;
                 let left = match anchor {
                     Anchor::Start => *x,
                     Anchor::Middle => x - w / 2.0,
                     Anchor::End => x - w,
                 };
+                let subset = &subsets[usize::from(*bold)];
                 content.set_fill_gray(0.0);
                 content.begin_text();
                 content.set_font(Name(if *bold { b"F2" } else { b"F1" }), *size);
                 content.next_line(left, height - y);
-                content.show(Str(&win_ansi(text)));
+                content.show(Str(&subset.encode(text)));
                 content.end_text();
             }
         }

@@ -473,7 +473,7 @@ pub(super) async fn crib_pdf(
         };
         let (rules, _) = read_rules(&params)?;
         solve(&shared, sweep_weight(&rules, peer.ip()), move |job| {
-            let run = || -> Result<String> {
+            let run = || -> Result<Vec<u8>> {
                 let a = prime_solve::analysis::analyze(rules, 3, &job.budget, &|_| {})?;
                 let sheet = prime_solve::report::crib::layout(&a, paper, "prime-solve serve");
                 Ok(prime_solve::report::pdf::render(&sheet))
