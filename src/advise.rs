@@ -198,6 +198,14 @@ pub struct Exact {
     /// The hardest hands with the rule: heaviest quickest call, then fewest
     /// primes.
     pub hardest: Vec<HandResult>,
+    /// The hands (as the rule counts them) of the deals the rule rescues,
+    /// and of those it loses, ascending.
+    pub rescued_hands: Vec<Hand>,
+    pub lost_hands: Vec<Hand>,
+    /// Deals of three face cards (Jokers not counted), and the primes they
+    /// make in all, without and with the rule.
+    pub face_deals: u64,
+    pub face_primes: [u64; 2],
 }
 
 /// A line-up played with and without the rule.
@@ -245,6 +253,10 @@ pub fn exact(without: &Analysis, with: &Analysis) -> Exact {
         hard: [0; 2],
         weights: BTreeMap::new(),
         hardest: Vec::new(),
+        rescued_hands: Vec::new(),
+        lost_hands: Vec::new(),
+        face_deals: 0,
+        face_primes: [0; 2],
     };
     let mut primes = [0u128; 2];
     let (mut weight, mut weighed) = ([0u128; 2], [0u128; 2]);
@@ -267,8 +279,32 @@ pub fn exact(without: &Analysis, with: &Analysis) -> Exact {
                     }
                 }
                 let [a, b] = pair;
-                e.rescued += u64::from(a.primes.is_empty() && !b.primes.is_empty());
-                e.lost += u64::from(!a.primes.is_empty() && b.primes.is_empty());
+                let faces = deal.iter().all(|c| {
+                    matches!(
+                        c,
+                        crate::card::Card::Ranked {
+                            rank: crate::card::Rank::Jack
+                                | crate::card::Rank::Queen
+                                | crate::card::Rank::King,
+                            ..
+                        }
+                    )
+                });
+                if faces {
+                    e.face_deals += 1;
+                    e.face_primes[0] += a.primes.len() as u64;
+                    e.face_primes[1] += b.primes.len() as u64;
+                }
+                let rescued = a.primes.is_empty() && !b.primes.is_empty();
+                let lost = !a.primes.is_empty() && b.primes.is_empty();
+                e.rescued += u64::from(rescued);
+                e.lost += u64::from(lost);
+                if rescued {
+                    e.rescued_hands.push(b.hand);
+                }
+                if lost {
+                    e.lost_hands.push(b.hand);
+                }
                 let prime = |c: &Option<crate::analysis::Witnessed>| c.as_ref().map(|c| c.prime);
                 e.highest_changed += u64::from(prime(&a.highest) != prime(&b.highest));
                 e.quickest_changed += u64::from(prime(&a.simplest) != prime(&b.simplest));
@@ -277,6 +313,10 @@ pub fn exact(without: &Analysis, with: &Analysis) -> Exact {
                 }
             }
         }
+    }
+    for list in [&mut e.rescued_hands, &mut e.lost_hands] {
+        list.sort_unstable();
+        list.dedup();
     }
     let deals = u128::from(e.deals);
     e.mean_primes = [Ratio::new(primes[0], deals), Ratio::new(primes[1], deals)];

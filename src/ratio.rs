@@ -102,6 +102,21 @@ impl Add for Ratio {
     }
 }
 
+impl std::ops::Mul for Ratio {
+    type Output = Ratio;
+    fn mul(self, other: Ratio) -> Ratio {
+        // Cross-reduced first, so that the products stay small.
+        let (a, b) = (
+            gcd(self.num, other.den).max(1),
+            gcd(other.num, self.den).max(1),
+        );
+        Ratio::new(
+            (self.num / a) * (other.num / b),
+            (self.den / b) * (other.den / a),
+        )
+    }
+}
+
 impl fmt::Display for Ratio {
     /// `68/2067`, or `0` and `1` when whole.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

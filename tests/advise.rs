@@ -118,6 +118,35 @@ fn the_report_goes_to_the_file_and_the_note_to_stderr() {
     assert_eq!(text, advise(&[]));
 }
 
+/// The report opens with what to take: J Q K as 11 12 13 is left out for
+/// the hands it makes fail, named; powers only where everyone knows them;
+/// and the face-card verdict looks at three face cards.
+#[test]
+fn the_report_opens_with_a_recommendation() {
+    let text = String::from_utf8(advise(&[])).unwrap();
+    let start = text.find("## Recommendation").expect("a recommendation");
+    assert!(start < text.find("## At a glance").unwrap());
+    assert!(
+        text.contains(
+            "| Face cards 11, 12, 13 | **leave it**: deals with no prime 0 → 120 (5 8 12, 9 12 12) |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("- Face cards 11, 12, 13 loses 5 8 12, 9 12 12."));
+    let powers = text
+        .lines()
+        .find(|l| l.starts_with("| Powers and roots | **"))
+        .unwrap();
+    assert!(
+        powers.contains("| **take it**: mean primes per deal 3.80 → 4.40"),
+        "{powers}"
+    );
+    assert!(text.contains(
+        "over the 220 deals of three face cards the mean number of primes goes 2.00 → 3.56"
+    ));
+    assert!(text.contains("the winner of a combination takes its cards"));
+}
+
 #[test]
 fn bad_input_gets_one_line() {
     fails_with(prime_solve().args(["advise", "--games", "0"]), "--games");

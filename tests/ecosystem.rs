@@ -225,7 +225,10 @@ fn ascii_reaches_every_witness_written() {
     let table = stdout(&["table", "--faces", "rank", "--ascii"]);
     let csv_table = stdout(&["table", "--faces", "rank", "--ascii", "-f", "csv"]);
     // The table's rules line too is ASCII.
-    assert!(table.contains("Rules: J = 11, Q = 12, K = 13; + - * /;"), "{table}");
+    assert!(
+        table.contains("Rules: J = 11, Q = 12, K = 13; + - * /;"),
+        "{table}"
+    );
     for text in [&csv, &summary, &table, &csv_table] {
         // The summary's rules in words keep their symbols; every witness
         // is ASCII.

@@ -61,7 +61,7 @@ pub(crate) enum Command {
     /// Merge the parts of a sweep run as shards (`analyze --shard I/N`) into
     /// the reports one `analyze` run writes, byte for byte.
     #[command(
-        after_help = "Examples:\n  mkdir -p parts; for i in 1 2 3; do prime-solve analyze --all-rules --shard $i/3 --out parts/$i; done\n  prime-solve merge --out reports parts/1 parts/2 parts/3\n\nSee docs/distributed.md for GNU parallel, Slurm and Kubernetes."
+        after_help = "Examples:\n  mkdir -p parts; for i in 1 2 3; do prime-solve analyze --shard $i/3 --out parts/$i; done\n  prime-solve merge --out reports parts/1 parts/2 parts/3\n\nSee docs/distributed.md for GNU parallel, Slurm and Kubernetes."
     )]
     Merge(MergeArgs),
     /// Print strategy tables for the table: best and quickest call per hand.
@@ -82,7 +82,7 @@ pub(crate) enum Command {
     Advise(AdviseArgs),
     /// A drill: deal hands, time your calls, see every answer and a score.
     #[command(
-        after_help = "Examples:\n  prime-solve practice\n  prime-solve practice --rounds 20 --faces rank --time-limit 30 --history drill.csv\n  prime-solve practice --history drill.csv --stats\n  printf '6*4/8\\n\\n' | prime-solve practice --seed 1 --rounds 2 --format json"
+        after_help = "Examples:\n  prime-solve practice\n  prime-solve practice --rounds 20 --faces rank --time-limit 30 --history drill.csv\n  prime-solve practice --history drill.csv --stats\n  printf '9*6-1\\n\\n' | prime-solve practice --seed 1 --rounds 2 --format json"
     )]
     Practice(PracticeArgs),
     /// Draw a printable crib sheet: every hand's best prime and quickest call.

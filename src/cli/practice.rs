@@ -173,9 +173,20 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
         // A quit key pressed as the time ran out: this hand is judged,
         // then the drill stops.
         let mut quit = false;
+        // Leaving: the hand on the screen is not scored, but its answer is
+        // shown.
+        let leave = |answers: &Answers| -> Result<()> {
+            if !json {
+                print(&format!("{}\n", left_hand(answers, args.style.style())))?;
+            }
+            Ok(())
+        };
         let (reply, took) = loop {
             match source.next(start, limit, "> ")? {
-                Typed::Quit => break 'drill,
+                Typed::Quit => {
+                    leave(&answers)?;
+                    break 'drill;
+                }
                 Typed::TimeUp(t) => {
                     if !json {
                         print("time is up\n")?;
@@ -188,6 +199,7 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
                 Typed::Text(t, text) => {
                     let text = text.trim().to_string();
                     if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
+                        leave(&answers)?;
                         break 'drill;
                     }
                     if !source.echoes() && !json {
@@ -239,6 +251,23 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
         print(&show_summary(&rounds, &rules, seed, args.style.style()))?;
     }
     Ok(Verdict::Yes)
+}
+
+/// The answer to a hand left unplayed: its quickest and its best call.
+fn left_hand(answers: &Answers, style: Style) -> String {
+    let say =
+        |a: &prime_solve::practice::Answer| format!("{} = {}", a.prime, a.witness.render(style));
+    match (answers.simplest(), answers.best()) {
+        (Some(q), Some(b)) if q.prime == b.prime => {
+            format!("not scored; this hand makes {}", say(b))
+        }
+        (Some(q), Some(b)) => format!(
+            "not scored; this hand's quickest call was {}, its best {}",
+            say(q),
+            say(b)
+        ),
+        _ => "not scored; this hand makes no prime".to_string(),
+    }
 }
 
 /// How long keys typed after the time runs out are thrown away: a claim

@@ -153,7 +153,13 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             p.turns
                 .as_ref()
                 .map_or("no game reached it".to_string(), |t| {
-                    format!("median {} turns{of}", at_least(sim, t.median))
+                    // Most games with no turn of the phase: no figure for
+                    // nothing.
+                    if t.median == 0 {
+                        "none reached in most games".to_string()
+                    } else {
+                        format!("median {} turns{of}", at_least(sim, t.median))
+                    }
                 })
         };
         let _ = writeln!(
