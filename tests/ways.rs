@@ -417,6 +417,21 @@ fn a_count_past_its_limit_is_refused_in_one_line() {
     );
 }
 
+/// Six cards of one value: every prime's way renamed by 720 exchanges is
+/// counted against the limit too, and refused before it is done.
+#[test]
+fn renaming_equal_cards_counts_against_the_limit() {
+    let six = Hand::from_values(&[5; 6]);
+    let got = Ways::count(six, &Rules::default(), Budget::unlimited());
+    assert!(
+        matches!(got, Err(prime_solve::ways::WaysError::TooMuch { .. })),
+        "{got:?}"
+    );
+    // Five of them pass (120 renamings each).
+    let five = Hand::from_values(&[5; 5]);
+    assert!(Ways::count(five, &Rules::default(), Budget::unlimited()).is_ok());
+}
+
 #[test]
 fn analyze_writes_the_ways_and_the_hardest_hands() {
     let dir = tempfile::tempdir().unwrap();

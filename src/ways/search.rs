@@ -118,6 +118,10 @@ impl<'r> Search<'r> {
             self.build(mask)?;
         }
         self.build_top(full)?;
+        // Each prime's way is renamed by every exchange of equal cards:
+        // 720 of them for six cards of one value.
+        let renamings = exchanges(&self.values).len() as u64;
+        self.spend((self.top.len() as u64).saturating_mul(renamings))?;
         Ok(self.group())
     }
 
