@@ -56,6 +56,23 @@ fn run(cwd: &Path, args: &[&str]) -> Vec<u8> {
     out.get_output().stdout.clone()
 }
 
+/// Part `part` of the three-card all-rules sweep into `out`, in `cwd`:
+/// what it prints.
+fn all_rules_part(cwd: &Path, part: &str, out: &str) -> Vec<u8> {
+    run(
+        cwd,
+        &[
+            "analyze",
+            "--all-rules",
+            "-q",
+            "--shard",
+            part,
+            "--out",
+            out,
+        ],
+    )
+}
+
 /// `sweep` run once into `one/out`, and as `n` shards into `parts/i`
 /// merged into `merged/out`: both folders and both runs' answers must be
 /// the same, byte for byte.
@@ -250,18 +267,7 @@ fn merge_refuses_a_part_cut_short_or_damaged() {
         "part.json does not match its manifest",
     );
     // Run again, the shard replaces the damaged part.
-    run(
-        tmp.path(),
-        &[
-            "analyze",
-            "--all-rules",
-            "-q",
-            "--shard",
-            "2/3",
-            "--out",
-            &p[1],
-        ],
-    );
+    all_rules_part(tmp.path(), "2/3", &p[1]);
     assert_eq!(std::fs::read(&payload).unwrap(), bytes);
     run(
         tmp.path(),
@@ -309,31 +315,9 @@ fn a_shard_killed_before_its_manifest_leaves_no_part_and_runs_again() {
         "holds no finished part (no manifest.json)",
     );
     // Run again, it finishes; run once more, it is left as it is.
-    run(
-        tmp.path(),
-        &[
-            "analyze",
-            "--all-rules",
-            "-q",
-            "--shard",
-            "2/3",
-            "--out",
-            killed,
-        ],
-    );
+    all_rules_part(tmp.path(), "2/3", killed);
     let first = tree(&part);
-    let again = run(
-        tmp.path(),
-        &[
-            "analyze",
-            "--all-rules",
-            "-q",
-            "--shard",
-            "2/3",
-            "--out",
-            killed,
-        ],
-    );
+    let again = all_rules_part(tmp.path(), "2/3", killed);
     assert!(
         String::from_utf8(again)
             .unwrap()

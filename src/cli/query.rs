@@ -50,7 +50,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
     let ways = match args.ways.ways {
         Some(_) => {
             let spinner = Spinner::start("counting the ways", false);
-            let mut ways = Ways::count(hand, &rules, Arc::clone(super::memory::budget())).map_err(
+            let ways = Ways::of_answer(&answer, Arc::clone(super::memory::budget())).map_err(
                 |e| match e {
                     prime_solve::ways::WaysError::TooMuch { .. } => {
                         anyhow::anyhow!("{e}; drop --ways to list the primes alone")
@@ -59,12 +59,6 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
                 },
             )?;
             drop(spinner);
-            // The witness shown above leads its way's examples.
-            for p in answer.primes() {
-                if let Some(w) = answer.witness(p) {
-                    ways.prefer(p, &w);
-                }
-            }
             Some(ways)
         }
         None => None,

@@ -369,12 +369,7 @@ async fn answer_query(
                 let q = json::query(&answer, &primes).with_nearest(nearest.as_ref(), style);
                 return Ok(serde_json::to_string_pretty(&q)? + "\n");
             };
-            let mut counted = Ways::count(hand, &rules, Arc::clone(&job.budget))?;
-            for p in answer.primes() {
-                if let Some(w) = answer.witness(p) {
-                    counted.prefer(p, &w);
-                }
-            }
+            let counted = Ways::of_answer(&answer, Arc::clone(&job.budget))?;
             let all = shown == WaysShown::All;
             let q = json::query_with_ways(&answer, &primes, &counted, all, style)
                 .with_nearest(nearest.as_ref(), style);

@@ -129,6 +129,25 @@ impl Ways {
         Ok(Ways { hand, primes })
     }
 
+    /// The ways to each prime of a query's answer, each prime's witness
+    /// leading its way ([`Ways::prefer`]): what `query --ways` and the
+    /// server show.
+    ///
+    /// # Errors
+    /// As [`Ways::count`].
+    pub fn of_answer(
+        answer: &crate::engine::Answer<'_>,
+        budget: Arc<Budget>,
+    ) -> Result<Ways, WaysError> {
+        let mut ways = Ways::count(answer.hand(), answer.rules(), budget)?;
+        for p in answer.primes() {
+            if let Some(w) = answer.witness(p) {
+                ways.prefer(p, &w);
+            }
+        }
+        Ok(ways)
+    }
+
     /// The ways to make `p`, simplest first (`None` if it is not made).
     pub fn of(&self, p: Value) -> Option<&[Way]> {
         self.primes

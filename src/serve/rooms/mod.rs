@@ -102,18 +102,20 @@ impl Rooms {
             .remove(code);
     }
 
+    /// The call book of a table already worked out, if it is kept.
+    fn cached_book(&self, rules: Rules, seats: usize) -> Option<Arc<CallBook>> {
+        self.books
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(rules, seats))
+            .cloned()
+    }
+
     /// The call book of a table of `seats` under `rules`: every hand the
     /// table can show with its primes, worked out once (off the server's
     /// threads) and kept for the next room.
     async fn book(&self, rules: Rules, seats: usize) -> Result<Arc<CallBook>, String> {
-        let cached = || {
-            self.books
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get(&(rules, seats))
-                .cloned()
-        };
-        if let Some(book) = cached() {
+        if let Some(book) = self.cached_book(rules, seats) {
             return Ok(book);
         }
         if let Some(why) = self
@@ -150,13 +152,6 @@ impl Rooms {
         rules: Rules,
         seats: usize,
     ) -> Result<Arc<CallBook>, (String, bool)> {
-        let cached = || {
-            self.books
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get(&(rules, seats))
-                .cloned()
-        };
         // One book is worked out at a time, within a time limit: a table of
         // six under costly rules is a sweep of every six-card hand.
         let place = tokio::time::timeout(BOOK_TIME, Arc::clone(&self.building).acquire_owned())
@@ -169,7 +164,7 @@ impl Rooms {
                 )
             })?
             .map_err(|_| ("the server is stopping".to_string(), false))?;
-        if let Some(book) = cached() {
+        if let Some(book) = self.cached_book(rules, seats) {
             return Ok(book);
         }
         let sizes: Vec<usize> = if seats == 2 {
