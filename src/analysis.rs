@@ -28,7 +28,8 @@ use crate::style::Style;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Witnessed {
     pub prime: Value,
-    /// Kept as an expression until a report prints it in its style.
+    /// Kept as an expression, in the order it is shown ([`Expr::shown`]),
+    /// until a report prints it in its style.
     pub witness: Expr,
     /// The witness's operator weight (+ − 1, × ÷ 2, ^ 3, ...): the effort
     /// of finding it.
@@ -653,7 +654,10 @@ fn solve_part<'d>(
 fn witnessed(solution: &Solution<'_>, p: Value) -> Witnessed {
     Witnessed {
         prime: p,
-        witness: solution.witness(p).expect("reached"),
+        witness: solution
+            .witness(p)
+            .expect("reached")
+            .shown(solution.rules().max_value),
         weight: solution.cost(p).map_or(0, |c| c.weight),
     }
 }

@@ -294,6 +294,76 @@ impl Expr {
         out
     }
 
+    /// The expression in the order people say it (docs/rules.md §5.2), for
+    /// rules whose values are bounded by `bound` (`Rules::max_value`): in
+    /// a chain of + and −, the added terms first, larger before smaller,
+    /// then the subtracted ones, larger first; likewise in a chain of × and
+    /// ÷, the factors multiplied before those divided by. Terms of equal
+    /// value keep their order. A term under the right of − or ÷ changes
+    /// side: `9 − (8 − 5)` is shown `9 + 5 − 8`. Within each term the same
+    /// holds, all the way down.
+    ///
+    /// The value is the same and every division stays exact. A chain whose
+    /// order would take some step beyond `bound` is left in its order (its
+    /// terms still ordered), so the expression shown is valid wherever
+    /// `self` is. Only the display changes: which witness is the simplest,
+    /// and its cost, are decided on `self`.
+    ///
+    /// ```
+    /// use prime_solve::{BinOp, Expr, Style};
+    /// let card = |v| Box::new(Expr::Card(v));
+    /// let bin = |op, a, b| Box::new(Expr::Binary(op, a, b));
+    /// let e = bin(BinOp::Add, bin(BinOp::Sub, card(3), card(2)), card(6));
+    /// assert_eq!(e.shown(u64::MAX).render(Style::ASCII), "6 + 3 - 2");
+    /// // 6 + 3 passes 9: under a bound of 8 the order stays.
+    /// assert_eq!(e.shown(8).render(Style::ASCII), "3 - 2 + 6");
+    /// let e = bin(BinOp::Add, bin(BinOp::Add, card(2), card(1)), card(2));
+    /// assert_eq!(e.shown(u64::MAX).render(Style::ASCII), "2 + 2 + 1");
+    /// ```
+    #[must_use]
+    pub fn shown(&self, bound: u64) -> Expr {
+        let (a, b, op) = match self {
+            Expr::Card(_) | Expr::Join(_) => return self.clone(),
+            Expr::Unary(f, a) => return Expr::Unary(*f, Box::new(a.shown(bound))),
+            Expr::Binary(op, a, b) => (a, b, *op),
+        };
+        let as_it_is = || Expr::Binary(op, Box::new(a.shown(bound)), Box::new(b.shown(bound)));
+        let (up, down) = match op {
+            BinOp::Add | BinOp::Sub => (BinOp::Add, BinOp::Sub),
+            BinOp::Mul | BinOp::Div => (BinOp::Mul, BinOp::Div),
+            BinOp::Pow | BinOp::Root => return as_it_is(),
+        };
+        let Eval::Exact(value) = self.eval(bound) else {
+            return as_it_is();
+        };
+        let mut terms = Vec::new();
+        self.chain_terms(up, down, true, &mut terms);
+        let mut shown = Vec::with_capacity(terms.len());
+        for (forward, term) in terms {
+            let term = term.shown(bound);
+            let Eval::Exact(v) = term.eval(bound) else {
+                return as_it_is();
+            };
+            shown.push((forward, v, term));
+        }
+        // Stable: terms of equal value keep their order.
+        shown.sort_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)));
+        let mut terms = shown.into_iter();
+        let Some((true, _, first)) = terms.next() else {
+            return as_it_is();
+        };
+        let chain = terms.fold(first, |acc, (forward, _, term)| {
+            let op = if forward { up } else { down };
+            Expr::Binary(op, Box::new(acc), Box::new(term))
+        });
+        // `eval` under `bound` checks every step of the chain.
+        if chain.eval(bound) == Eval::Exact(value) {
+            chain
+        } else {
+            as_it_is()
+        }
+    }
+
     fn write(&self, out: &mut String, style: Style) {
         let ascii = style.ascii;
         match self {
@@ -341,6 +411,25 @@ impl Expr {
                 a.write_operand(out, style, fact_needs_parens(a.top()) || radical);
                 out.push('!');
             }
+        }
+    }
+
+    /// The terms of the chain of `up` and `down` (+ and −, or × and ÷) at
+    /// the top of `self`, each with whether it is added (multiplied) or
+    /// subtracted (divided by), left to right.
+    fn chain_terms<'a>(
+        &'a self,
+        up: BinOp,
+        down: BinOp,
+        forward: bool,
+        out: &mut Vec<(bool, &'a Expr)>,
+    ) {
+        match self {
+            Expr::Binary(op, a, b) if *op == up || *op == down => {
+                a.chain_terms(up, down, forward, out);
+                b.chain_terms(up, down, forward == (*op == up), out);
+            }
+            _ => out.push((forward, self)),
         }
     }
 

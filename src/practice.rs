@@ -90,6 +90,7 @@ pub fn deal(k: usize, faces: Faces, rng: &mut Rng) -> (Vec<Card>, Hand) {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub prime: Value,
+    /// In the order it is shown ([`Expr::shown`]).
     pub witness: Expr,
     /// The witness's operator weight (+ − 1, × ÷ 2, ...): how hard it is.
     pub weight: u16,
@@ -129,7 +130,10 @@ impl Answers {
             .into_iter()
             .map(|p| Answer {
                 prime: p,
-                witness: solution.witness(p).expect("a prime the hand reaches"),
+                witness: solution
+                    .witness(p)
+                    .expect("a prime the hand reaches")
+                    .shown(solver.rules().max_value),
                 weight: solution.cost(p).map_or(0, |c| c.weight),
             })
             .collect();

@@ -879,32 +879,79 @@ fn query_values_are_the_full_tables_values_in_text_and_json() {
     assert_eq!(listed, full);
 }
 
-/// The examples of docs/rules.md §5 and §9 are what `query` prints: the
+/// The examples of docs/rules.md §5 and §9: the witnesses as chosen (the
 /// tie between equally simple witnesses goes by the documented split
-/// order, and + and × write the operand order that needs fewer brackets,
-/// else the larger operand first.
+/// order, and + and × take the operand order that needs fewer brackets,
+/// else the larger operand first), and as `query` shows them (§5.2).
 #[test]
 fn the_rules_documents_witness_examples_are_printed() {
+    use prime_solve::{Brackets, Functions, Hand, Rules, Solver, Style};
     let rules =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let full = Style {
+        brackets: Brackets::Full,
+        ..Style::UNICODE
+    };
+    let tri = Rules {
+        functions: Functions::TRI,
+        ..Rules::default()
+    };
+    /// (hand, rules, style, prime, as chosen, the query's arguments, as shown)
+    type Example<'a> = (
+        &'a [u8],
+        Rules,
+        Style,
+        i128,
+        &'a str,
+        &'a [&'a str],
+        &'a str,
+    );
+    let cases: [Example; 4] = [
         (
+            &[2, 5, 9],
+            Rules::default(),
+            full,
+            2,
+            "(9 − 2) − 5",
             &["query", "2", "5", "9", "--brackets", "full"],
-            "2 = (9 − 2) − 5",
+            "2 = (9 − 5) − 2",
         ),
         (
+            &[5, 6, 8],
+            tri,
+            Style::UNICODE,
+            97,
+            "T(8 + 5) + 6",
             &["query", "5", "6", "8", "--functions", "tri"],
             "97 = T(8 + 5) + 6",
         ),
         (
+            &[2, 3, 6],
+            Rules::default(),
+            full,
+            11,
+            "(3 + 2) + 6",
             &["query", "2", "3", "6", "--brackets", "full"],
-            "11 = (3 + 2) + 6",
+            "11 = (6 + 3) + 2",
         ),
-        (&["query", "4", "6", "8"], "3 = (6 × 4) ÷ 8"),
+        (
+            &[4, 6, 8],
+            Rules::default(),
+            Style::UNICODE,
+            3,
+            "(6 × 4) ÷ 8",
+            &["query", "4", "6", "8"],
+            "3 = (6 × 4) ÷ 8",
+        ),
     ];
-    for (args, line) in cases {
-        let witness = line.split_once(" = ").unwrap().1;
-        assert!(rules.contains(witness), "docs/rules.md lost `{witness}`");
+    for (hand, r, style, p, chosen, args, line) in cases {
+        let shown = line.split_once(" = ").unwrap().1;
+        for text in [chosen, shown] {
+            assert!(rules.contains(text), "docs/rules.md lost `{text}`");
+        }
+        let solver = Solver::new(r).unwrap();
+        let solution = solver.solve_primes(Hand::from_values(hand)).unwrap();
+        assert_eq!(solution.witness(p).unwrap().render(style), chosen);
         prime_solve()
             .args(args)
             .assert()

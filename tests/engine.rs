@@ -103,8 +103,81 @@ fn a_factorial_of_a_root_reads_one_way() {
     );
 }
 
-/// Every witness, in every style, is upheld by the referee with its prime,
-/// functions nested two deep included.
+/// docs/rules.md §5.2 by example: chains of + and − and of × and ÷ shown
+/// added (multiplied) terms first, larger first, then the subtracted
+/// (divided by) ones, larger first; ties in their order; terms under the
+/// right of − or ÷ change side; each term shown the same way; a chain
+/// that would pass the bound keeps its order.
+#[test]
+fn witnesses_are_shown_in_the_order_people_say_them() {
+    use prime_solve::{BinOp, Expr};
+    fn read(text: &str) -> Expr {
+        // A small reader for fully bracketed trees: `(a op b)` or a card.
+        fn go(t: &[char], i: &mut usize) -> Expr {
+            if t[*i] == '(' {
+                *i += 1;
+                let a = go(t, i);
+                let op = match t[*i] {
+                    '+' => BinOp::Add,
+                    '-' => BinOp::Sub,
+                    '*' => BinOp::Mul,
+                    '/' => BinOp::Div,
+                    '^' => BinOp::Pow,
+                    c => panic!("operator {c}"),
+                };
+                *i += 1;
+                let b = go(t, i);
+                assert_eq!(t[*i], ')');
+                *i += 1;
+                Expr::Binary(op, Box::new(a), Box::new(b))
+            } else {
+                let start = *i;
+                while *i < t.len() && t[*i].is_ascii_digit() {
+                    *i += 1;
+                }
+                let v: String = t[start..*i].iter().collect();
+                Expr::Card(v.parse().unwrap())
+            }
+        }
+        let t: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        go(&t, &mut 0)
+    }
+    let unbounded = u64::MAX;
+    let cases = [
+        ("((3 - 2) + 6)", unbounded, "6 + 3 - 2"),
+        ("((2 + 1) + 2)", unbounded, "2 + 2 + 1"),
+        ("(9 - (8 - 5))", unbounded, "9 + 5 - 8"),
+        ("(8 - (4 + 1))", unbounded, "8 - 4 - 1"),
+        ("((1 - 7) + 8)", unbounded, "8 + 1 - 7"),
+        ("((6 * 4) / 8)", unbounded, "(6 * 4) / 8"),
+        ("((6 / 2) * 4)", unbounded, "(6 * 4) / 2"),
+        ("(8 / (4 / 2))", unbounded, "(8 * 2) / 4"),
+        (
+            "(((4 * (1 + (1 + 1))) * 8) + 1)",
+            unbounded,
+            "8 * 4 * (1 + 1 + 1) + 1",
+        ),
+        (
+            "((2 * (3 - 1)) + (5 - 9))",
+            unbounded,
+            "5 + 2 * (3 - 1) - 9",
+        ),
+        ("(2 ^ (1 + 3))", unbounded, "2^(3 + 1)"),
+        // 6 + 3 would pass 8: the chain keeps its order.
+        ("((3 - 2) + 6)", 8, "3 - 2 + 6"),
+        // 90 + 50 would pass 100; the inner chain is ordered all the same.
+        ("((90 - 80) + (1 + 50))", 100, "90 - 80 + (50 + 1)"),
+    ];
+    for (tree, bound, want) in cases {
+        let e = read(tree);
+        let shown = e.shown(bound);
+        assert_eq!(shown.render(Style::ASCII), want, "{tree} under {bound}");
+        assert_eq!(shown.eval(bound), e.eval(bound), "{tree}");
+    }
+}
+
+/// Every witness, as chosen and as shown, in every style, is upheld by the
+/// referee with its prime, functions nested two deep included.
 #[test]
 fn witnesses_in_every_style_are_upheld() {
     let rules = Rules {
@@ -125,8 +198,12 @@ fn witnesses_in_every_style_are_upheld() {
         for p in solution.primes() {
             let witness = solution.witness(p).unwrap();
             for &style in &styles {
-                let text = witness.render(style);
-                assert_eq!(check(hand, &text, &rules), Ok(p), "{text} for {hand}");
+                for text in [
+                    witness.render(style),
+                    witness.shown(rules.max_value).render(style),
+                ] {
+                    assert_eq!(check(hand, &text, &rules), Ok(p), "{text} for {hand}");
+                }
             }
         }
     }

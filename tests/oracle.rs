@@ -48,6 +48,16 @@ fn rule_sets() -> Vec<Rules> {
             }
         }
     }
+    // Bounded values, where a chain shown in the order people say it may
+    // pass the bound and keeps its order.
+    for (powers, max_value) in [(false, 20), (true, 150)] {
+        out.push(Rules {
+            faces: Faces::Rank,
+            powers,
+            max_value,
+            ..Rules::default()
+        });
+    }
     out
 }
 
@@ -125,6 +135,17 @@ fn judge(
     let (unicode, ascii) = (tree.print(false), tree.print(true));
     if unicode != text || ascii != witness.render(Style::ASCII) {
         return wrong(format!("the oracle prints it {unicode}, {ascii}"));
+    }
+    // As it is shown: the oracle's own order, a tree that makes `v` within
+    // the bound, the same cards.
+    let said = tree.said(oracle.bound());
+    let shown = witness.shown(rules.max_value);
+    let (said_unicode, said_ascii) = (said.print(false), said.print(true));
+    if said_unicode != shown.render(Style::UNICODE) || said_ascii != shown.render(Style::ASCII) {
+        return wrong(format!("the oracle shows it {said_unicode}, {said_ascii}"));
+    }
+    if said.measure(oracle.bound()).map(|(x, _)| x) != Some(v) || said.cards() != want {
+        return wrong(format!("shown as {said_unicode}, which does not make it"));
     }
     if ascii.matches('(').count() as u32 != cost.parens + tree.calls() {
         return wrong(format!("parentheses miscounted in {cost:?}"));

@@ -47,7 +47,7 @@ fn a_scripted_drill_is_ruled_and_scored() {
     assert_eq!(r[0]["value"], 53);
     assert_eq!(r[0]["seconds"], 1.5);
     assert_eq!(r[0]["best"]["prime"], 53);
-    assert_eq!(r[0]["simplest"]["witness"], "9 − 1 − 6");
+    assert_eq!(r[0]["simplest"]["witness"], "9 − 6 − 1");
     assert_eq!(r[0]["prime_count"], 3);
     assert_eq!(r[0]["missed"], serde_json::json!([2, 3]));
     // 10 + 9 for speed (1.5 s) + 10 for the best prime.

@@ -5,6 +5,7 @@ use proptest::prelude::*;
 
 use prime_solve::is_prime;
 use prime_solve::text::needs_escape;
+use prime_solve::{BinOp, Eval, Expr};
 use prime_solve::{Card, Faces, Fault, Functions, Hand, Rules, Solver, Style, check};
 use prime_solve::{Claim, MAX_CLAIM_DEPTH};
 
@@ -170,6 +171,60 @@ proptest! {
             prop_assert_eq!(witness.cards(), hand.values());
             let text = witness.render(Style { ascii, ..Style::default() });
             prop_assert_eq!(check(hand, &text, &rules), Ok(p), "{}", text);
+        }
+    }
+}
+
+/// Expression trees of + − × ÷ and ^ over cards 1 to 13, up to about six
+/// cards.
+fn expression() -> impl Strategy<Value = Expr> {
+    let leaf = (1u8..=13).prop_map(Expr::Card);
+    leaf.prop_recursive(4, 6, 2, |inner| {
+        (
+            proptest::sample::select(vec![
+                BinOp::Add,
+                BinOp::Sub,
+                BinOp::Mul,
+                BinOp::Div,
+                BinOp::Pow,
+            ]),
+            inner.clone(),
+            inner,
+        )
+            .prop_map(|(op, a, b)| Expr::Binary(op, Box::new(a), Box::new(b)))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// An expression as shown (docs/rules.md §5.2) has the value of the
+    /// expression, the same cards, every step within any bound the
+    /// expression keeps to, is upheld by the referee, and is shown as it
+    /// stands.
+    #[test]
+    fn an_expression_shown_keeps_its_value_and_bound(e in expression(), slack in 0u64..40) {
+        let Eval::Exact(v) = e.eval(u64::MAX) else { return Ok(()) };
+        // The least bound the expression keeps to, found by halving, and
+        // a little above it.
+        let (mut lo, mut hi) = (0u64, u64::MAX);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if matches!(e.eval(mid), Eval::Exact(_)) { hi = mid } else { lo = mid + 1 }
+        }
+        let bound = lo.saturating_add(slack).max(13);
+        let shown = e.shown(bound);
+        prop_assert_eq!(shown.eval(bound), Eval::Exact(v));
+        prop_assert_eq!(shown.cards(), e.cards());
+        prop_assert_eq!(shown.shown(bound), shown.clone());
+        let rules = Rules { faces: Faces::Rank, powers: true, max_prime: None, max_value: bound, ..Rules::default() };
+        let cards = e.cards();
+        if (3..=6).contains(&cards.len()) && is_prime(v) {
+            let hand = Hand::from_values(&cards);
+            for ascii in [false, true] {
+                let text = shown.render(Style { ascii, ..Style::default() });
+                prop_assert_eq!(check(hand, &text, &rules), Ok(v), "{}", text);
+            }
         }
     }
 }

@@ -195,7 +195,7 @@ impl Table<'_> {
                 .solver
                 .solve_primes(hand)
                 .ok()
-                .and_then(|s| s.witness(p))
+                .and_then(|s| s.witness(p).map(|e| e.shown(s.rules().max_value)))
                 .map(|e| e.render(self.style)),
             _ => None,
         };

@@ -124,7 +124,8 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
                                     ww = witness_width.unwrap_or(0)
                                 )?;
                                 for w in of.iter().skip(1).filter(|_| all) {
-                                    writeln!(out, "  {:>width$} = {}", "", w.expr.render(style))?;
+                                    let w = w.expr.shown(rules.max_value).render(style);
+                                    writeln!(out, "  {:>width$} = {w}", "")?;
                                 }
                             }
                         }

@@ -172,7 +172,7 @@ impl Solver {
             .primes()
             .into_iter()
             .find(|&p| p > Value::from(ceiling))
-            .and_then(|p| Some((p, solution.witness(p)?))))
+            .and_then(|p| Some((p, solution.witness(p)?.shown(any.rules().max_value)))))
     }
 }
 
@@ -279,7 +279,13 @@ impl<'s> Answer<'s> {
     ) -> Result<(Vec<Written>, Charge), SolveError> {
         let budget = &self.solution.solver.budget;
         let primes = self.primes();
-        let witness = |p: Value| self.witness(p).expect("a reached prime has a witness");
+        // Each witness in the order it is shown (`Expr::shown`).
+        let bound = self.rules().max_value;
+        let witness = |p: Value| {
+            self.witness(p)
+                .expect("a reached prime has a witness")
+                .shown(bound)
+        };
         let size = |p: Value| {
             let w = witness(p);
             let worked: u64 = if steps {

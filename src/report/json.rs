@@ -265,7 +265,12 @@ pub fn query_with_ways<'a>(
     for p in &mut q.primes {
         let of = ways.of(p.value.0).unwrap_or_default();
         p.ways = Some(of.len());
-        p.way_witnesses = all.then(|| of.iter().map(|w| w.expr.render(style)).collect());
+        let bound = answer.rules().max_value;
+        p.way_witnesses = all.then(|| {
+            of.iter()
+                .map(|w| w.expr.shown(bound).render(style))
+                .collect()
+        });
     }
     let d = ways.difficulty();
     q.difficulty = Some(d.score());

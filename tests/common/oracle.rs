@@ -240,6 +240,71 @@ impl Tree {
         }
     }
 
+    /// The tree in the order docs/rules.md §5.2 shows it under `bound`:
+    /// each run of `+ -` (or of `* /`) read as signed terms, the added
+    /// (multiplied) ones first by value downwards, then the subtracted
+    /// (divided by) ones by value downwards, ties in their order, each
+    /// term shown the same way; a run whose new order takes a step beyond
+    /// `bound` keeps its order.
+    pub fn said(&self, bound: i128) -> Tree {
+        let (op, l, r) = match self {
+            Tree::Card(v) => return Tree::Card(*v),
+            Tree::Join(cards) => return Tree::Join(cards.clone()),
+            Tree::Fun(f, a) => return Tree::Fun(f, Rc::new(a.said(bound))),
+            Tree::Bin(op, l, r) => (*op, l, r),
+        };
+        let kept = || Tree::Bin(op, Rc::new(l.said(bound)), Rc::new(r.said(bound)));
+        let (up, down) = match op {
+            '+' | '-' => ('+', '-'),
+            '*' | '/' => ('*', '/'),
+            _ => return kept(),
+        };
+        // Walk the run left to right with a stack, sign by sign.
+        let (mut ups, mut downs): (Vec<&Tree>, Vec<&Tree>) = (Vec::new(), Vec::new());
+        let mut stack: Vec<(bool, &Tree)> = vec![(true, self)];
+        while let Some((plus, t)) = stack.pop() {
+            match t {
+                Tree::Bin(o, a, b) if *o == up || *o == down => {
+                    stack.push((if *o == up { plus } else { !plus }, b));
+                    stack.push((plus, a));
+                }
+                _ if plus => ups.push(t),
+                _ => downs.push(t),
+            }
+        }
+        let valued = |terms: Vec<&Tree>| -> Option<Vec<(i128, Tree)>> {
+            let mut out = Vec::new();
+            for t in terms {
+                let t = t.said(bound);
+                out.push((t.measure(bound)?.0, t));
+            }
+            // `sort_by_key` is stable: equal values keep their order.
+            out.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
+            Some(out)
+        };
+        let (Some(ups), Some(downs)) = (valued(ups), valued(downs)) else {
+            return kept();
+        };
+        let mut run: Option<Tree> = None;
+        for (o, (_, t)) in ups
+            .into_iter()
+            .map(|x| (up, x))
+            .chain(downs.into_iter().map(|x| (down, x)))
+        {
+            run = Some(match run {
+                None => t,
+                Some(acc) => Tree::Bin(o, Rc::new(acc), Rc::new(t)),
+            });
+        }
+        let run = run.expect("a run has a first term");
+        let want = self.measure(bound).map(|(v, _)| v);
+        if want.is_some() && run.measure(bound).map(|(v, _)| v) == want {
+            run
+        } else {
+            kept()
+        }
+    }
+
     /// The card values used, ascending.
     pub fn cards(&self) -> Vec<u8> {
         fn go(t: &Tree, out: &mut Vec<u8>) {

@@ -829,7 +829,7 @@ fn verdict_message(
         (Some(claim), true, _, _) => Some(claim.clone()),
         (None, true, Some(p), Some(hand)) => solver
             .and_then(|s| s.solve_primes(hand).ok())
-            .and_then(|s| s.witness(p))
+            .and_then(|s| s.witness(p).map(|e| e.shown(s.rules().max_value)))
             .map(|e| e.render(Style::UNICODE)),
         _ => None,
     };
