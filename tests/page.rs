@@ -98,7 +98,8 @@ fn three_phones_play_in_one_room() {
     );
 }
 
-/// A hand tapped and its primes worked, the referee, a practice round,
+/// A hand tapped and its primes worked, the referee, a failing hand's
+/// nearest prime above the ceiling, a practice round,
 /// the crib, the day's ten, dark mode, and a hand answered offline.
 #[test]
 fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_sizes() {
@@ -109,6 +110,7 @@ fn the_page_answers_tapped_hands_referees_drills_and_works_offline_at_phone_size
         &[
             "page-390x844.png",
             "page-360x640.png",
+            "page-nearest-360x640.png",
             "practice-390x844.png",
             "crib-360x640.png",
             "page-dark-390x844.png",

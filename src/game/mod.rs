@@ -11,7 +11,7 @@ mod sim;
 mod turn;
 
 pub use calls::{CallBook, Callable};
-pub use live::{Finished, Live, Made, Person, Round, Tally};
+pub use live::{Finished, Live, Made, Person, Refused, Round, Tally};
 pub use paired::{PairedRun, paired};
 pub use play::{
     Board, CardId, Duel, Endgame, Game, Multi, PACK_SIZE, Record, STOCK_SHARE, Setup, Shown, play,

@@ -101,6 +101,22 @@ async function tour(context, width, height) {
   await looksRight(page, width, errors, "the hand");
   await page.screenshot({ path: `${shots}/page-${width}x${height}.png`, fullPage: true });
 
+  // A hand that fails: the nearest prime above the ceiling, and how.
+  await page.click("nav a[data-tab=rules]");
+  await page.uncheck("input[name=powers]");
+  await page.click("nav a[data-tab=hand]");
+  await page.fill("#cards", "5 8 Q");
+  await page.click("#hand-form button[type=submit]");
+  await until(page, () => document.querySelector("#answer p")?.textContent.includes("5 8 12"));
+  const failed = await text(page, "#answer");
+  if (!failed.includes("makes no prime") || !failed.includes("Nearest prime above: 101 = 12 × 8 + 5")) {
+    await fail(`the failing hand reads: ${failed}`);
+  }
+  if (width === 360) await page.screenshot({ path: `${shots}/page-nearest-360x640.png` });
+  await page.click("nav a[data-tab=rules]");
+  await page.check("input[name=powers]");
+  await page.click("nav a[data-tab=hand]");
+
   // A practice round: a hint, a claim, the verdict and what was missed.
   await page.click("nav a[data-tab=practice]");
   await page.click("#start-drill");

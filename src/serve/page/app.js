@@ -172,10 +172,18 @@ function call(label, p) {
 
 /** Draws a hand's primes: the quickest call, the best, and each prime
  * with its witness worked step by step on a tap. */
-function drawAnswer(hand, primes, simplest, ruleSet, offline, difficulty) {
+function drawAnswer(hand, primes, simplest, ruleSet, offline, difficulty, nearest) {
   const parts = [];
   if (primes.length === 0) {
     parts.push(el("p", `The hand ${hand.join(" ")} makes no prime under the rules “${ruleSet}”.`, "bad"));
+    if (nearest) {
+      const line = el("p", undefined, "note");
+      line.append(
+        el("strong", "Nearest prime above: "),
+        document.createTextNode(`${nearest.value_text} = ${nearest.witness} (allowed with “primes above 97”)`),
+      );
+      parts.push(line);
+    }
   } else {
     const n = primes.length;
     parts.push(el("p", `The hand ${hand.join(" ")} makes ${n} prime${n === 1 ? "" : "s"} under the rules “${ruleSet}”.`));
@@ -224,7 +232,7 @@ async function showPrimes(event) {
     if (!current()) return;
     online(true);
     answered = cards;
-    drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false, q);
+    drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false, q, q.nearest_above);
   } catch (err) {
     if (!current()) return;
     if (!err.offline) {
