@@ -238,11 +238,6 @@ fn compose(
         } else {
             cards.join(" ")
         };
-        let card = if piles[seat].is_empty() && card == "out" {
-            "out".to_string()
-        } else {
-            card
-        };
         lines.push(format!(
             "  {name:<10} {:>2} cards   {card}",
             piles[seat].len()
