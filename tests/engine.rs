@@ -333,10 +333,14 @@ fn targeted_prime_search_agrees_with_the_full_search() {
     }
 }
 
+/// The prime scan against the full table: every three-card hand and
+/// every 61st four-card one (a third of them in a debug build), under
+/// every house rule, at small bounds and large.
 #[test]
 fn prime_scan_agrees_with_the_full_search_under_every_house_rule() {
     let mut hands = all_hands(Faces::Rank, 3);
     hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(61));
+    let hands = common::all_or_every(&hands, 3);
     for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
         // Small bounds cut products, powers and functions off at the top,
         // where the scan counts them by ranges of values.
@@ -597,10 +601,12 @@ fn every_combination() -> Vec<Rules> {
 
 /// The prime searches at the top (the targeted search, the scan with its
 /// set of distinct values) against the full table on a sample of the
-/// four-card hands under every rule combination.
+/// four-card hands under every rule combination (a third of the sample in
+/// a debug build).
 #[test]
 fn prime_searches_agree_on_four_cards_under_every_combination() {
     let hands: Vec<Hand> = all_hands(Faces::Rank, 4).into_iter().step_by(61).collect();
+    let hands = common::all_or_every(&hands, 3);
     for rules in every_combination() {
         assert_prime_search_agrees(rules, &hands);
     }
@@ -927,7 +933,7 @@ fn restricted_search_agrees_on_five_and_six_cards_under_every_combination() {
 /// powers, juxtaposition and functions, under small bounds (where values
 /// are pruned, and where + − × ÷ leave the narrow arithmetic's range),
 /// and with functions nested twice; each set of sets shared across its
-/// hands, as a sweep shares them.
+/// hands, as a sweep shares them (a third of the hands in a debug build).
 #[test]
 fn value_sets_agree_with_the_full_tables() {
     let mut all: Vec<(Rules, Vec<Hand>)> = Vec::new();
@@ -995,7 +1001,7 @@ fn value_sets_agree_with_the_full_tables() {
     for (rules, hands) in all {
         let solver = Solver::new(rules).unwrap();
         let mut sets = solver.value_sets().unwrap();
-        for &h in &hands {
+        for &h in &common::all_or_every(&hands, 3) {
             let solution = solver.solve(h).unwrap();
             let full = solution.values().unwrap();
             let mine = sets.values(h).unwrap();
