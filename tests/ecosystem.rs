@@ -104,6 +104,10 @@ fn query_json_carries_schema_and_big_numbers_as_text() {
     assert_eq!(j["schema"], 1);
     assert_eq!(j["rule_set"], "five-powers-high");
     assert_eq!(j["rules"]["max_value_text"], "18446744073709551615");
+    assert_eq!(
+        j["rules"]["described"],
+        "face cards count 5; + − × ÷; powers and roots; any prime"
+    );
     // Present under any prime too (it was left out), null like max_prime.
     let rules = j["rules"].as_object().unwrap();
     assert_eq!(rules.get("max_prime_text"), Some(&serde_json::Value::Null));

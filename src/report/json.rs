@@ -50,13 +50,16 @@ impl Serialize for Integer {
 }
 
 /// The rules as an object, with `max_value_text` and `max_prime_text`
-/// (null for any prime, like `max_prime`) beside the exact numbers.
+/// (null for any prime, like `max_prime`) beside the exact numbers, and
+/// the rules in words.
 #[derive(Serialize)]
 pub struct RulesJson<'a> {
     #[serde(flatten)]
     rules: &'a Rules,
     max_value_text: String,
     max_prime_text: Option<String>,
+    /// The rules in words ([`Rules::describe`]), for people.
+    described: String,
 }
 
 /// [`RulesJson`] of `r`.
@@ -65,6 +68,7 @@ pub fn rules(r: &Rules) -> RulesJson<'_> {
         rules: r,
         max_value_text: r.max_value.to_string(),
         max_prime_text: r.max_prime.map(|p| p.to_string()),
+        described: r.describe(),
     }
 }
 

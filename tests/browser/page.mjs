@@ -40,6 +40,30 @@ async function looksRight(page, width, errors, where) {
       .filter(([, h]) => h < 44),
   );
   if (small.length > 0) await fail(`${where}: touch targets under 44 px: ${JSON.stringify(small)}`);
+  // A control outlined on the same ground as its own is seen by its edge:
+  // 3:1 at least against the ground it stands on (WCAG 1.4.11).
+  const faint = await page.evaluate(() => {
+    const rgb = (c) => c.match(/[\d.]+/g).map(Number);
+    const lum = ([r, g, b]) => {
+      const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ground = (e) => {
+      for (let p = e.parentElement; p; p = p.parentElement) {
+        const c = getComputedStyle(p).backgroundColor;
+        if (rgb(c)[3] !== 0) return c;
+      }
+      return getComputedStyle(document.body).backgroundColor;
+    };
+    return [...document.querySelectorAll("nav a, button.second, button.quiet, #picker button, .card")]
+      .filter((e) => e.offsetParent !== null && getComputedStyle(e).borderTopWidth !== "0px")
+      .map((e) => {
+        const [a, b] = [lum(rgb(getComputedStyle(e).borderTopColor)), lum(rgb(ground(e)))];
+        return [e.id || e.textContent.trim().slice(0, 12), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+      })
+      .filter(([, ratio]) => ratio < 3);
+  });
+  if (faint.length > 0) await fail(`${where}: control edges under 3:1: ${JSON.stringify(faint)}`);
   if (errors.length > 0) await fail(`${where}: the page's console: ${errors.join("; ")}`);
 }
 
@@ -50,6 +74,8 @@ async function tour(context, width, height) {
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(url);
   await page.waitForSelector("#answer ul.primes li", { timeout: 15000 });
+  const head = await page.$("#tab-hand h2");
+  if (!head || !(await head.textContent()).trim()) await fail("the hand's panel has no heading");
   const first = await text(page, "#answer");
   if (!first.includes("(6 × 4) ÷ 8")) await fail(`the first hand shows: ${first}`);
   // 6 + 4 − 8, (8 + 4) ÷ 6 and 4 ÷ (8 − 6) make 2; one way makes 3.
@@ -71,7 +97,7 @@ async function tour(context, width, height) {
   if ((await page.inputValue("#cards")) !== "QH 7C JK") await fail(`the picker wrote ${await page.inputValue("#cards")}`);
   await until(page, () => document.querySelector("#answer p")?.textContent.includes("7 12 12"));
   const answer = await text(page, "#answer");
-  for (const want of ["Quickest call", "Best call", "rank-powers"]) {
+  for (const want of ["Q♥ 7♣ Joker (counting 7 12 12)", "Quickest call", "Best call", "Rules: J = 11, Q = 12, K = 13; + − × ÷; powers and roots"]) {
     if (!answer.includes(want)) await fail(`the tapped hand's answer lacks ${want}: ${answer}`);
   }
   // Tap a prime: its witness worked step by step.

@@ -170,12 +170,37 @@ function call(label, p) {
   return line;
 }
 
-/** Draws a hand's primes: the quickest call, the best, and each prime
- * with its witness worked step by step on a tap. */
-function drawAnswer(hand, primes, simplest, ruleSet, offline, difficulty, nearest) {
+/** The cards as typed, written as the page writes cards (Q♥, Joker),
+ * with the values the hand counts when a card is more than a number.
+ * Only the writing changes: the values are the server's. */
+function handText(typed, hand) {
+  const tokens = typed.split(/[\s,+]+/).filter(Boolean);
+  if (tokens.every((t) => /^\d+$/.test(t))) return hand.join(" ");
+  const cards = tokens.map((t) => {
+    const u = t.toUpperCase();
+    if (u === "JK" || u === "JOKER" || u === "*") return "Joker";
+    const m = /^(A|T|[2-9]|10|J|Q|K)([SHCD])$/.exec(u);
+    return m ? `${m[1] === "T" ? "10" : m[1]}${SUIT_SIGNS[m[2]]}` : t;
+  });
+  return `${cards.join(" ")} (counting ${hand.join(" ")})`;
+}
+
+/** The rules a hand was answered under, in words where the server gave
+ * them (a table kept from an older server may not have them). */
+function rulesLine(rules, ruleSet) {
+  const line = el("p", undefined, "note");
+  line.append(el("strong", "Rules: "), document.createTextNode(rules?.described ?? ruleSet));
+  return line;
+}
+
+/** Draws a hand's answer from the server's JSON (a query, or a table's
+ * entry): the quickest call, the best, and each prime with its witness
+ * worked step by step on a tap. */
+function drawAnswer({ typed, hand, primes, simplest, rules, ruleSet, offline, difficulty, nearest }) {
   const parts = [];
+  const cards = handText(typed, hand);
   if (primes.length === 0) {
-    parts.push(el("p", `The hand ${hand.join(" ")} makes no prime under the rules “${ruleSet}”.`, "bad"));
+    parts.push(el("p", `The hand ${cards} makes no prime.`, "bad"), rulesLine(rules, ruleSet));
     if (nearest) {
       const line = el("p", undefined, "note");
       line.append(
@@ -186,7 +211,7 @@ function drawAnswer(hand, primes, simplest, ruleSet, offline, difficulty, neares
     }
   } else {
     const n = primes.length;
-    parts.push(el("p", `The hand ${hand.join(" ")} makes ${n} prime${n === 1 ? "" : "s"} under the rules “${ruleSet}”.`));
+    parts.push(el("p", `The hand ${cards} makes ${n} prime${n === 1 ? "" : "s"}.`), rulesLine(rules, ruleSet));
     const quick = primes.find((p) => p.value_text === String(simplest));
     if (quick) parts.push(call("Quickest call", quick));
     parts.push(call("Best call", primes[primes.length - 1]));
@@ -232,7 +257,10 @@ async function showPrimes(event) {
     if (!current()) return;
     online(true);
     answered = cards;
-    drawAnswer(q.hand, q.primes, q.simplest_prime, q.rule_set, false, q, q.nearest_above);
+    drawAnswer({
+      typed: cards, hand: q.hand, primes: q.primes, simplest: q.simplest_prime, rules: q.rules,
+      ruleSet: q.rule_set, offline: false, difficulty: q, nearest: q.nearest_above,
+    });
   } catch (err) {
     if (!current()) return;
     if (!err.offline) {
@@ -248,7 +276,10 @@ async function showPrimes(event) {
     }
     const found = lookUp(table, cards);
     if (found.why) answer.replaceChildren(el("p", found.why, "bad"));
-    else drawAnswer(found.entry.hand, found.entry.primes, found.entry.simplest_prime, table.rule_set, true);
+    else drawAnswer({
+      typed: cards, hand: found.entry.hand, primes: found.entry.primes, simplest: found.entry.simplest_prime,
+      rules: table.rules, ruleSet: table.rule_set, offline: true,
+    });
   }
 }
 
@@ -357,7 +388,7 @@ function refreshCrib() {
     body.replaceChildren(...parts);
     return;
   }
-  $("crib-head").textContent = `Every three-card hand under ${table.rule_set}: its quickest call and its best prime (${table.hands.length} hands).`;
+  $("crib-head").textContent = `Every three-card hand under these rules (${table.rules?.described ?? table.rule_set}): its quickest call and its best prime (${table.hands.length} hands).`;
   const groups = new Map();
   for (const h of table.hands) {
     const low = h.hand[0];
