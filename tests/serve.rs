@@ -737,6 +737,14 @@ fn the_edges_of_requests_are_refused_cleanly_and_stopped_searches_free_their_pla
     let (status, body) = server.get("/api/v1/query?cards=4,6,8&powers=1&powers=0");
     assert_eq!(status, 400);
     assert!(error(&body).contains("`powers` is given twice"), "{body}");
+    // In a JSON body too: not the last one read.
+    let (status, body) = server.ask(
+        "POST",
+        "/api/v1/check",
+        br#"{"cards": "4 6 8", "claim": "(6*4)/8", "claim": "4+6+8"}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(error(&body), "`claim` is given twice: give it once");
     let (head, body) = get_raw(
         &server.addr,
         "/api/v1/query?cards=4,6,99",

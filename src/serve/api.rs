@@ -509,9 +509,16 @@ pub(super) async fn check_post(State(shared): State<Arc<Shared>>, body: Bytes) -
 
 /// A JSON body's parameters as a query's: strings as they are, `true` as
 /// `1`, a list joined by commas (`"functions": ["tri", "sqrt"]`).
+/// A key given twice is refused, as in a query.
 pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
-    let params: BTreeMap<String, serde_json::Value> = serde_json::from_slice(body)
-        .map_err(|e| Refusal::bad(format!("the body is not a JSON object: {e}")))?;
+    let Object(params) = serde_json::from_slice(body).map_err(|e| {
+        let e = e.to_string();
+        match e.strip_prefix(TWICE) {
+            // Without serde_json's " at line 1 column 30".
+            Some(rest) => Refusal::bad(rest.split(" at line ").next().unwrap_or(rest).to_string()),
+            None => Refusal::bad(format!("the body is not a JSON object: {e}")),
+        }
+    })?;
     let mut flat = BTreeMap::new();
     for (key, value) in params {
         let text = match value {
@@ -533,6 +540,42 @@ pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
         flat.insert(key, text);
     }
     Ok(flat)
+}
+
+/// Marks the error of a key given twice among serde's words.
+const TWICE: &str = "twice: ";
+
+/// A JSON object whose keys are each given once (serde_json's own map
+/// keeps the last of a repeated key).
+struct Object(BTreeMap<String, serde_json::Value>);
+
+impl<'de> serde::Deserialize<'de> for Object {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = Object;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Object, A::Error> {
+                let mut params = BTreeMap::new();
+                while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
+                    if params.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "{TWICE}`{}` is given twice: give it once",
+                            prime_solve::text::excerpt(&key)
+                        )));
+                    }
+                    params.insert(key, value);
+                }
+                Ok(Object(params))
+            }
+        }
+        d.deserialize_map(Keys)
+    }
 }
 
 pub(super) fn respond(result: Result<String, Refusal>) -> Response {
