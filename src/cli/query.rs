@@ -74,7 +74,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
                 ),
                 None => serde_json::to_writer_pretty(
                     &mut *out,
-                    &json::query(&answer, &primes).with_nearest(nearest.as_ref(), style),
+                    &json::query(&answer, &primes, style).with_nearest(nearest.as_ref(), style),
                 ),
             }
             .map_err(io::Error::from)?;

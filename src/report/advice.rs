@@ -10,7 +10,8 @@ use crate::game::{Summary, wilson};
 use crate::hand::Hand;
 use crate::ratio::Ratio;
 use crate::report::json::{
-    CallJson, RatioJson, RulesJson, SCHEMA, SimulationJson, call, ratio, rules, simulation,
+    CallJson, RatioJson, RulesJson, SCHEMA, SimulationJson, call, ratio, rules, rules_in,
+    simulation,
 };
 use crate::report::simulation::{models_used, players, win_share};
 use crate::rules::Rules;
@@ -627,7 +628,7 @@ fn proposal(a: &Advice, style: Style) -> ProposalJson<'_> {
     ProposalJson {
         name: a.rule.name,
         rule_set: a.rule.rules.name(),
-        rules: rules(&a.rule.rules),
+        rules: rules_in(&a.rule.rules, style),
         parlett: a.rule.remark.quote(),
         verdict: verdict(a),
         exact: ExactJson {

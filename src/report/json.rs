@@ -62,13 +62,19 @@ pub struct RulesJson<'a> {
     described: String,
 }
 
-/// [`RulesJson`] of `r`.
+/// [`RulesJson`] of `r`, its words in `× ÷ −`.
 pub fn rules(r: &Rules) -> RulesJson<'_> {
+    rules_in(r, Style::UNICODE)
+}
+
+/// [`RulesJson`] of `r`, its words written in `style` (`* / -` where it
+/// is ASCII, as the witnesses beside it are).
+pub fn rules_in(r: &Rules, style: Style) -> RulesJson<'_> {
     RulesJson {
         rules: r,
         max_value_text: r.max_value.to_string(),
         max_prime_text: r.max_prime.map(|p| p.to_string()),
-        described: r.describe(),
+        described: r.describe_in(style.ascii),
     }
 }
 
@@ -118,13 +124,13 @@ pub struct HandHeader<'a> {
     rules: RulesJson<'a>,
 }
 
-/// [`HandHeader`] of `hand` under `r`.
-pub fn hand_header(hand: Hand, r: &Rules) -> HandHeader<'_> {
+/// [`HandHeader`] of `hand` under `r`, the rules' words in `style`.
+pub fn hand_header(hand: Hand, r: &Rules, style: Style) -> HandHeader<'_> {
     HandHeader {
         schema: SCHEMA,
         hand: hand.values(),
         rule_set: r.name(),
-        rules: rules(r),
+        rules: rules_in(r, style),
     }
 }
 
@@ -235,15 +241,16 @@ impl Serialize for ValuesJson<'_> {
 /// let solver = Solver::new(Rules::default())?;
 /// let answer = solver.query(Hand::from_values(&[4, 6, 8]), Want::Primes)?;
 /// let (primes, _room) = answer.written(Style::ASCII, 0)?;
-/// let j = serde_json::to_value(json::query(&answer, &primes))?;
+/// let j = serde_json::to_value(json::query(&answer, &primes, Style::ASCII))?;
 /// assert_eq!(j["highest_prime"], 3);
 /// assert_eq!(j["primes"][1]["witness"], "(6 * 4) / 8");
+/// assert_eq!(j["rules"]["described"], "face cards count 5; + - * /; primes up to 97");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written]) -> QueryJson<'a> {
+pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written], style: Style) -> QueryJson<'a> {
     let highest = primes.last().map(|p| p.value);
     QueryJson {
-        header: hand_header(answer.hand(), answer.rules()),
+        header: hand_header(answer.hand(), answer.rules(), style),
         primes: primes_json(primes),
         highest_prime: highest.map(Integer),
         highest_prime_text: highest.map(|v| v.to_string()),
@@ -265,7 +272,7 @@ pub fn query_with_ways<'a>(
     all: bool,
     style: Style,
 ) -> QueryJson<'a> {
-    let mut q = query(answer, primes);
+    let mut q = query(answer, primes, style);
     for p in &mut q.primes {
         let of = ways.of(p.value.0).unwrap_or_default();
         p.ways = Some(of.len());
@@ -313,13 +320,13 @@ pub struct TableEntry {
 }
 
 /// [`TableJson`] of `hands` (each dealt hand with its primes written,
-/// [`Answer::written`]), with the keys that find a hand from its cards
+/// [`Answer::written`], in `style`), with the keys that find a hand from its cards
 /// without a solver ([`OfflineKeys`]).
-pub fn table<'a>(rules: &'a Rules, hands: &'a [TableEntry]) -> TableJson<'a> {
+pub fn table<'a>(rules: &'a Rules, hands: &'a [TableEntry], style: Style) -> TableJson<'a> {
     TableJson {
         schema: SCHEMA,
         rule_set: rules.name(),
-        rules: self::rules(rules),
+        rules: rules_in(rules, style),
         hands: hands
             .iter()
             .map(|e| TableHandJson {
@@ -441,7 +448,7 @@ pub fn check<'a>(
     let value = verdict.as_ref().ok().copied();
     let fault = verdict.as_ref().err();
     CheckJson {
-        header: hand_header(hand, rules),
+        header: hand_header(hand, rules, Style::UNICODE),
         claim,
         valid: verdict.is_ok(),
         value: value.map(Integer),
@@ -479,7 +486,7 @@ pub struct FailingJson {
 pub fn analysis(a: &Analysis, style: Style) -> AnalysisJson<'_> {
     AnalysisJson {
         rule_set: a.folder(),
-        rules: rules(&a.rules),
+        rules: rules_in(&a.rules, style),
         cards: a.cards,
         hands: a.hands.len(),
         deals: a.total_deals,
@@ -542,7 +549,7 @@ pub fn analyses<'a>(
             .iter()
             .map(|n| NotDoneJson {
                 rule_set: n.folder(),
-                rules: rules(&n.rules),
+                rules: rules_in(&n.rules, style),
                 reason: n.reason(),
             })
             .collect(),

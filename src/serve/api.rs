@@ -366,7 +366,7 @@ async fn answer_query(
                 None
             };
             let Some(shown) = ways else {
-                let q = json::query(&answer, &primes).with_nearest(nearest.as_ref(), style);
+                let q = json::query(&answer, &primes, style).with_nearest(nearest.as_ref(), style);
                 return Ok(serde_json::to_string_pretty(&q)? + "\n");
             };
             let counted = Ways::of_answer(&answer, Arc::clone(&job.budget))?;
@@ -443,7 +443,7 @@ pub(super) async fn table(
                         simplest_prime: answer.simplest_prime(),
                     });
                 }
-                Ok(serde_json::to_string(&json::table(&rules, &hands))? + "\n")
+                Ok(serde_json::to_string(&json::table(&rules, &hands, style))? + "\n")
             };
             run().map_err(|e| Refusal::of(&e))
         })
