@@ -304,9 +304,9 @@ impl Expr {
     /// holds, all the way down.
     ///
     /// The value is the same and every division stays exact. A chain whose
-    /// order would take some step beyond `bound` is left in its order (its
-    /// terms still ordered), so the expression shown is valid wherever
-    /// `self` is. Only the display changes: which witness is the simplest,
+    /// order would take some step beyond `bound` is left in the order it
+    /// is written (what stands in brackets within it is shown the same way
+    /// on its own), so the expression shown is valid wherever `self` is. Only the display changes: which witness is the simplest,
     /// and its cost, are decided on `self`.
     ///
     /// ```
@@ -319,20 +319,31 @@ impl Expr {
     /// assert_eq!(e.shown(8).render(Style::ASCII), "3 - 2 + 6");
     /// let e = bin(BinOp::Add, bin(BinOp::Add, card(2), card(1)), card(2));
     /// assert_eq!(e.shown(u64::MAX).render(Style::ASCII), "2 + 2 + 1");
+    /// // 2 − 2 + 9 + 10 said 10 + 9 + 2 − 2 passes 20 at 10 + 9 + 2:
+    /// // the whole chain keeps its order, not only its last step.
+    /// let e = bin(
+    ///     BinOp::Add,
+    ///     bin(BinOp::Add, bin(BinOp::Sub, card(2), card(2)), card(9)),
+    ///     card(10),
+    /// );
+    /// assert_eq!(e.shown(20).render(Style::ASCII), "2 - 2 + 9 + 10");
     /// ```
     #[must_use]
     pub fn shown(&self, bound: u64) -> Expr {
-        let (a, b, op) = match self {
+        let op = match self {
             Expr::Card(_) | Expr::Join(_) => return self.clone(),
             Expr::Unary(f, a) => return Expr::Unary(*f, Box::new(a.shown(bound))),
-            Expr::Binary(op, a, b) => (a, b, *op),
+            Expr::Binary(op, _, _) => *op,
         };
-        let as_it_is = || Expr::Binary(op, Box::new(a.shown(bound)), Box::new(b.shown(bound)));
         let (up, down) = match op {
             BinOp::Add | BinOp::Sub => (BinOp::Add, BinOp::Sub),
             BinOp::Mul | BinOp::Div => (BinOp::Mul, BinOp::Div),
-            BinOp::Pow | BinOp::Root => return as_it_is(),
+            BinOp::Pow | BinOp::Root => (op, op),
         };
+        let as_it_is = || self.kept(bound, up, down);
+        if matches!(op, BinOp::Pow | BinOp::Root) {
+            return as_it_is();
+        }
         let Eval::Exact(value) = self.eval(bound) else {
             return as_it_is();
         };
@@ -417,6 +428,21 @@ impl Expr {
     /// The terms of the chain of `up` and `down` (+ and −, or × and ÷) at
     /// the top of `self`, each with whether it is added (multiplied) or
     /// subtracted (divided by), left to right.
+    /// `self`, a chain of `up` and `down`, in the order it is written:
+    /// its left spine as it stands, each right operand (a term, or a
+    /// bracketed part of the chain, worked out on its own) shown
+    /// ([`Expr::shown`]).
+    fn kept(&self, bound: u64, up: BinOp, down: BinOp) -> Expr {
+        match self {
+            Expr::Binary(op, a, b) if *op == up || *op == down => Expr::Binary(
+                *op,
+                Box::new(a.kept(bound, up, down)),
+                Box::new(b.shown(bound)),
+            ),
+            _ => self.shown(bound),
+        }
+    }
+
     fn chain_terms<'a>(
         &'a self,
         up: BinOp,

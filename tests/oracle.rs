@@ -406,6 +406,68 @@ fn every_value_of_sampled_four_card_hands_matches_the_oracle_with_the_simplest_w
 
 /// The oracle's Miller-Rabin against trial division, and at the numbers
 /// that fool weaker tests.
+/// Four and five cards under bounds, where a chain of four or more terms
+/// may keep its order whole: every witness shown as the oracle says it,
+/// and what it shows makes the prime within the bound from the same cards.
+#[test]
+fn bounded_witnesses_of_four_and_five_cards_are_shown_as_the_oracle_says_them() {
+    let mut hands: Vec<Vec<u8>> = Vec::new();
+    for a in 1..=13u8 {
+        for b in a..=13 {
+            for c in b..=13 {
+                for d in c..=13 {
+                    hands.push(vec![a, b, c, d]);
+                    hands.extend((d..=13).step_by(5).map(|e| vec![a, b, c, d, e]));
+                }
+            }
+        }
+    }
+    let hands: Vec<&Vec<u8>> = hands.iter().step_by(3).collect();
+    let mut kept = 0usize;
+    for (faces, max_value) in [(Faces::Rank, 13), (Faces::Five, 20), (Faces::Rank, 30)] {
+        let rules = Rules {
+            faces,
+            max_value,
+            ..Rules::default()
+        };
+        let solver = Solver::new(rules).unwrap();
+        let bound = i128::from(max_value);
+        let counts = hands
+            .par_iter()
+            .map(|cards| {
+                let solution = solver.solve_primes(Hand::from_values(cards)).unwrap();
+                let mut kept = 0;
+                for v in solution.primes() {
+                    let witness = solution.witness(v).unwrap();
+                    let shown = witness.shown(max_value);
+                    let said = tree_of(&witness).said(bound);
+                    let text = shown.render(Style::UNICODE);
+                    assert_eq!(
+                        said.print(false),
+                        text,
+                        "{cards:?}: {v} = {}",
+                        witness.render(Style::UNICODE)
+                    );
+                    assert_eq!(said.measure(bound).map(|(x, _)| x), Some(v), "{text}");
+                    let mut want = cards.to_vec();
+                    want.sort_unstable();
+                    assert_eq!(said.cards(), want, "{text}");
+                    // A chain kept whole: a sum or product not in order.
+                    let sorted = tree_of(&witness).said(i128::MAX).print(false);
+                    kept += usize::from(sorted != text);
+                }
+                kept
+            })
+            .sum::<usize>();
+        kept += counts;
+    }
+    // The bounds are small enough that some chains keep their order.
+    assert!(
+        kept > 0,
+        "no chain passed a bound: the test does not reach it"
+    );
+}
+
 #[test]
 fn the_oracles_miller_rabin_is_right() {
     for n in -5..200_000 {

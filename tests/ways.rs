@@ -370,6 +370,26 @@ fn query_counts_and_lists_the_ways() {
     let want = "  2 = 6 + 4 − 8     3 ways\n    = (8 + 4) ÷ 6\n    = 4 ÷ (8 − 6)\n  3 = (6 × 4) ÷ 8   1 way\n";
     assert!(text.contains(want), "{text}");
     assert!(text.contains("difficulty: 0.8 ("), "{text}");
+    // With --steps each way is worked right under it.
+    let out = prime_solve()
+        .args(["query", "4", "6", "8", "--ways", "all", "--steps"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let want = "  2 = 6 + 4 − 8     3 ways
+      6 + 4 = 10
+      10 − 8 = 2
+    = (8 + 4) ÷ 6
+      8 + 4 = 12
+      12 ÷ 6 = 2
+    = 4 ÷ (8 − 6)
+      8 − 6 = 2
+      4 ÷ 2 = 2
+  3 = (6 × 4) ÷ 8   1 way
+      6 × 4 = 24
+      24 ÷ 8 = 3
+";
+    assert!(text.contains(want), "{text}");
     // JSON: a count per prime, and every example upheld by the referee.
     let out = prime_solve()
         .args([

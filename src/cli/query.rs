@@ -110,27 +110,36 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
                     let width = top.value.to_string().len();
                     writeln!(out, "{}:", plural(primes.len(), "prime", "primes"))?;
                     let witness_width = primes.iter().map(|p| p.witness.chars().count()).max();
-                    for p in &primes {
-                        match &ways {
-                            None => writeln!(out, "  {:>width$} = {}", p.value, p.witness)?,
-                            Some(ways) => {
-                                let of = ways.of(p.value).unwrap_or_default();
-                                writeln!(
-                                    out,
-                                    "  {:>width$} = {:<ww$}   {}",
-                                    p.value,
-                                    p.witness,
-                                    plural(of.len(), "way", "ways"),
-                                    ww = witness_width.unwrap_or(0)
-                                )?;
-                                for w in of.iter().skip(1).filter(|_| all) {
-                                    let w = w.expr.shown(rules.max_value).render(style);
-                                    writeln!(out, "  {:>width$} = {w}", "")?;
-                                }
+                    // Each witness's working, where asked for, right under it.
+                    let worked =
+                        |out: &mut dyn std::io::Write, steps: &[String]| -> io::Result<()> {
+                            for step in steps {
+                                writeln!(out, "  {:>width$}   {step}", "")?;
                             }
-                        }
-                        for step in p.steps.iter().flatten() {
-                            writeln!(out, "  {:>width$}   {step}", "")?;
+                            Ok(())
+                        };
+                    for p in &primes {
+                        let Some(ways) = &ways else {
+                            writeln!(out, "  {:>width$} = {}", p.value, p.witness)?;
+                            worked(out, p.steps.as_deref().unwrap_or_default())?;
+                            continue;
+                        };
+                        let of = ways.of(p.value).unwrap_or_default();
+                        writeln!(
+                            out,
+                            "  {:>width$} = {:<ww$}   {}",
+                            p.value,
+                            p.witness,
+                            plural(of.len(), "way", "ways"),
+                            ww = witness_width.unwrap_or(0)
+                        )?;
+                        worked(out, p.steps.as_deref().unwrap_or_default())?;
+                        for w in of.iter().skip(1).filter(|_| all) {
+                            let w = w.expr.shown(rules.max_value);
+                            writeln!(out, "  {:>width$} = {}", "", w.render(style))?;
+                            if p.steps.is_some() {
+                                worked(out, &w.steps(style))?;
+                            }
                         }
                     }
                     writeln!(out, "highest prime: {} = {}", top.value, top.witness)?;

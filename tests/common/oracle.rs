@@ -245,7 +245,8 @@ impl Tree {
     /// (multiplied) ones first by value downwards, then the subtracted
     /// (divided by) ones by value downwards, ties in their order, each
     /// term shown the same way; a run whose new order takes a step beyond
-    /// `bound` keeps its order.
+    /// `bound` keeps the order it is written in, each right operand (a
+    /// term, or a bracketed part of the run) said on its own.
     pub fn said(&self, bound: i128) -> Tree {
         let (op, l, r) = match self {
             Tree::Card(v) => return Tree::Card(*v),
@@ -253,12 +254,24 @@ impl Tree {
             Tree::Fun(f, a) => return Tree::Fun(f, Rc::new(a.said(bound))),
             Tree::Bin(op, l, r) => (*op, l, r),
         };
-        let kept = || Tree::Bin(op, Rc::new(l.said(bound)), Rc::new(r.said(bound)));
         let (up, down) = match op {
             '+' | '-' => ('+', '-'),
             '*' | '/' => ('*', '/'),
-            _ => return kept(),
+            _ => return Tree::Bin(op, Rc::new(l.said(bound)), Rc::new(r.said(bound))),
         };
+        // The run as it is written: its left spine as it stands, what
+        // hangs on the right of each step said on its own.
+        fn keep(t: &Tree, up: char, down: char, bound: i128) -> Tree {
+            match t {
+                Tree::Bin(o, a, b) if *o == up || *o == down => Tree::Bin(
+                    *o,
+                    Rc::new(keep(a, up, down, bound)),
+                    Rc::new(b.said(bound)),
+                ),
+                _ => t.said(bound),
+            }
+        }
+        let kept = || keep(self, up, down, bound);
         // Walk the run left to right with a stack, sign by sign.
         let (mut ups, mut downs): (Vec<&Tree>, Vec<&Tree>) = (Vec::new(), Vec::new());
         let mut stack: Vec<(bool, &Tree)> = vec![(true, self)];
