@@ -212,16 +212,56 @@ fn key(buffer: &mut String, timeout: Duration) -> Result<Act> {
     })
 }
 
-/// The screen's lines for `round` at `now`.
+/// How many cards each pile (and the stockpile) holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Counts {
+    piles: Vec<usize>,
+    stock: Option<usize>,
+}
+
+impl Counts {
+    fn of(table: &Table) -> Counts {
+        Counts {
+            piles: table.live.game.piles().iter().map(|p| p.len()).collect(),
+            stock: table.live.game.stock().map(<[_]>::len),
+        }
+    }
+}
+
+/// A pile's row: its name, the count as the cards were dealt, the cards
+/// it shows, and, once they are won or buried, what it holds now.
+fn row(name: &str, dealt: usize, now: usize, cards: &str) -> String {
+    let mut row = format!("  {name:<10} {dealt:>2} cards   {cards}");
+    if dealt != now {
+        row.push_str(&format!("   → now {now}"));
+    }
+    row
+}
+
+/// What the screen shows under the cards: the calls, the turns before,
+/// the prompt.
+struct Below<'a> {
+    said: &'a [String],
+    earlier: &'a [String],
+    prompt: &'a str,
+}
+
+/// The screen's lines for `round` at `now`; `dealt`, the piles as the
+/// cards were shown (the table keeps them so until the next cards).
 fn compose(
     table: &Table,
     title: &str,
     round: &Round,
+    dealt: &Counts,
     now: u32,
-    said: &[String],
-    earlier: &[String],
-    prompt: &str,
+    below: &Below,
 ) -> Vec<String> {
+    let Below {
+        said,
+        earlier,
+        prompt,
+    } = below;
+    let current = Counts::of(table);
     let mut lines = vec![
         title.to_string(),
         format!(
@@ -230,7 +270,6 @@ fn compose(
         ),
         String::new(),
     ];
-    let piles = table.live.game.piles();
     for (seat, name) in table.names.iter().enumerate() {
         let cards: Vec<String> = round.shown.cards_of(seat).map(|c| table.card(c)).collect();
         let card = if cards.is_empty() {
@@ -238,19 +277,11 @@ fn compose(
         } else {
             cards.join(" ")
         };
-        lines.push(format!(
-            "  {name:<10} {:>2} cards   {card}",
-            piles[seat].len()
-        ));
+        lines.push(row(name, dealt.piles[seat], current.piles[seat], &card));
     }
-    if let Some(stock) = table.live.game.stock() {
+    if let (Some(then), Some(stock)) = (dealt.stock, current.stock) {
         let top = round.shown.stock_card().map(|c| table.card(c));
-        lines.push(format!(
-            "  {:<10} {:>2} cards   {}",
-            "stockpile",
-            stock.len(),
-            top.unwrap_or_default()
-        ));
+        lines.push(row("stockpile", then, stock, &top.unwrap_or_default()));
     }
     let values = match table.deal_event(round) {
         Event::Deal { values, .. } => values,
@@ -302,6 +333,7 @@ pub(crate) fn run(
         let Some(mut round) = table.live.deal() else {
             break "won";
         };
+        let dealt = Counts::of(table);
         let start = Instant::now();
         buffer.clear();
         // The clock runs until the calls stop counting; after a pass or a
@@ -328,9 +360,12 @@ pub(crate) fn run(
                     "  not a claim: you have called; the window of {window:.1} s closes  [{buffer}]"
                 )
             };
-            screen.draw(&compose(
-                table, &title, &round, now, &said, &earlier, &prompt,
-            ))?;
+            let below = Below {
+                said: &said,
+                earlier: &earlier,
+                prompt: &prompt,
+            };
+            screen.draw(&compose(table, &title, &round, &dealt, now, &below))?;
             match key(&mut buffer, Duration::from_millis(50))? {
                 Act::Quit => break 'game "quit",
                 Act::Resized => screen.clear()?,
@@ -376,14 +411,18 @@ pub(crate) fn run(
                     buffer
                 ),
             };
+            let below = Below {
+                said: &said,
+                earlier: &earlier,
+                prompt: &prompt,
+            };
             screen.draw(&compose(
                 table,
                 &title,
                 &round,
+                &dealt,
                 done.closed_ms,
-                &said,
-                &earlier,
-                &prompt,
+                &below,
             ))?;
             match key(&mut buffer, Duration::from_millis(50))? {
                 Act::Quit => break 'game "quit",
@@ -432,6 +471,19 @@ fn called_validly(round: &Round) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pile_says_what_it_holds_now_once_its_cards_are_won() {
+        assert_eq!(row("you", 17, 17, "9♣"), "  you        17 cards   9♣");
+        assert_eq!(
+            row("steady 2", 17, 20, "J♦"),
+            "  steady 2   17 cards   J♦   → now 20"
+        );
+        assert_eq!(
+            row("stockpile", 9, 8, ""),
+            "  stockpile   9 cards      → now 8"
+        );
+    }
 
     #[test]
     fn a_line_too_wide_is_cut_after_a_word() {
