@@ -745,6 +745,14 @@ fn the_edges_of_requests_are_refused_cleanly_and_stopped_searches_free_their_pla
     );
     assert_eq!(status, 400, "{body}");
     assert_eq!(error(&body), "`claim` is given twice: give it once");
+    // serde's place in the text is cut off, not the key that says the same.
+    let (status, body) = server.ask(
+        "POST",
+        "/api/v1/check",
+        br#"{"cards": "4 6 8", "a at line 9": 1, "a at line 9": 1}"#,
+    );
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(error(&body), "`a at line 9` is given twice: give it once");
     let (head, body) = get_raw(
         &server.addr,
         "/api/v1/query?cards=4,6,99",

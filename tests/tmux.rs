@@ -254,7 +254,13 @@ fn play_in_a_terminal() {
     t.keys(&["7"]);
     t.wait_for("not a claim: you have called; the window of 1.5 s closes  [7]");
     t.wait_for("you win 9♣ K♠ J♦ with 19");
-    t.wait_for("not a claim: these cards are done; Enter shows the next ones  [7]");
+    // The piles as the cards were shown, and what the winner holds now.
+    let screen = t.wait_for("not a claim: these cards are done; Enter shows the next ones  [7]");
+    assert!(
+        screen.contains("you        17 cards   9♣   → now 20"),
+        "{screen}"
+    );
+    assert!(screen.contains("casual 1   17 cards   K♠\n"), "{screen}");
     // A resize redraws the whole table; keys and a resize during the
     // result break nothing.
     t.keys(&["BSpace", "x", "BSpace"]);
@@ -273,6 +279,38 @@ fn play_in_a_terminal() {
         screen.contains("Your record: 1 call, 1 valid, 0 wrong, 1 pass; won 1 combination"),
         "{screen}"
     );
+}
+
+/// Two players and a stockpile: every count leaves out the cards face up
+/// on the table, so the 54 cards add up; the stockpile's card, once won,
+/// leaves the stockpile's count alone.
+#[test]
+fn play_two_players_counts_every_card_once() {
+    let command = format!("{} play --seed 3 --two-player --bots steady", binary());
+    let Some(t) = Tmux::start("duel", &command) else {
+        return;
+    };
+    let screen = t.wait_for("turn 1 ");
+    let counts: Vec<usize> = screen
+        .lines()
+        .filter_map(|l| {
+            l.split(" cards ")
+                .next()?
+                .split_whitespace()
+                .last()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert_eq!(counts.len(), 3, "{screen}");
+    assert_eq!(counts.iter().sum::<usize>() + 3, 54, "{screen}");
+    assert!(screen.contains("stockpile  17 cards   "), "{screen}");
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("Enter: next cards");
+    assert!(screen.contains("stockpile  17 cards   "), "{screen}");
+    assert!(!screen.contains("→ now 16"), "{screen}");
+    t.keys(&["q"]);
+    t.ended();
 }
 
 /// `--pause SECONDS`: the next cards come after that long without a key.

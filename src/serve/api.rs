@@ -514,8 +514,13 @@ pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
     let Object(params) = serde_json::from_slice(body).map_err(|e| {
         let e = e.to_string();
         match e.strip_prefix(TWICE) {
-            // Without serde_json's " at line 1 column 30".
-            Some(rest) => Refusal::bad(rest.split(" at line ").next().unwrap_or(rest).to_string()),
+            // Without serde_json's " at line 1 column 30" (the last one:
+            // the key itself may hold those words).
+            Some(rest) => Refusal::bad(
+                rest.rsplit_once(" at line ")
+                    .map_or(rest, |(m, _)| m)
+                    .to_string(),
+            ),
             None => Refusal::bad(format!("the body is not a JSON object: {e}")),
         }
     })?;
@@ -532,7 +537,7 @@ pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
                 .join(","),
             _ => {
                 return Err(Refusal::bad(format!(
-                    "`{}` must be a string, a number or true/false",
+                    "`{}` must be a string, a number, true/false or a list of them",
                     prime_solve::text::excerpt(&key)
                 )));
             }

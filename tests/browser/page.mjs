@@ -139,6 +139,12 @@ async function tour(context, width, height) {
     await fail(`the failing hand reads: ${failed}`);
   }
   if (width === 360) await page.screenshot({ path: `${shots}/page-nearest-360x640.png` });
+  // Cards typed loosely are written as cards, in the order typed.
+  await page.fill("#cards", "th a q♡");
+  await page.click("#hand-form button[type=submit]");
+  await until(page, () => document.querySelector("#answer p")?.textContent.includes("counting 1 10 12"));
+  const loose = await text(page, "#answer p");
+  if (!loose.startsWith("The hand 10♥ A Q♥ (counting 1 10 12) makes")) await fail(`the loosely typed hand reads: ${loose}`);
   await page.click("nav a[data-tab=rules]");
   await page.check("input[name=powers]");
   await page.click("nav a[data-tab=hand]");

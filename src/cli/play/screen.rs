@@ -11,7 +11,7 @@ use crossterm::event::{self, Event as Key, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, queue, style, terminal};
 
 use prime_solve::Rules;
-use prime_solve::game::Round;
+use prime_solve::game::{Round, STOCK_SHARE};
 
 use super::{Event, Table, say};
 use crate::cli::print;
@@ -220,10 +220,16 @@ struct Counts {
 }
 
 impl Counts {
-    fn of(table: &Table) -> Counts {
+    /// The cards in each pile and in the stockpile, those `round` shows
+    /// face up on the table left out (a player's card leaves its pile when
+    /// it is shown; the stockpile's stays on top of it until it is won).
+    fn of(table: &Table, round: &Round) -> Counts {
+        let game = &table.live.game;
+        let stock = game.stock().unwrap_or_default();
+        let shown = round.shown.stock_card().filter(|c| stock.contains(c));
         Counts {
-            piles: table.live.game.piles().iter().map(|p| p.len()).collect(),
-            stock: table.live.game.stock().map(<[_]>::len),
+            piles: game.piles().iter().map(|p| p.len()).collect(),
+            stock: game.stock().map(|s| s.len() - usize::from(shown.is_some())),
         }
     }
 }
@@ -231,7 +237,8 @@ impl Counts {
 /// A pile's row: its name, the count as the cards were dealt, the cards
 /// it shows, and, once they are won or buried, what it holds now.
 fn row(name: &str, dealt: usize, now: usize, cards: &str) -> String {
-    let mut row = format!("  {name:<10} {dealt:>2} cards   {cards}");
+    let held = if dealt == 1 { "card " } else { "cards" };
+    let mut row = format!("  {name:<10} {dealt:>2} {held}   {cards}");
     if dealt != now {
         row.push_str(&format!("   → now {now}"));
     }
@@ -261,7 +268,7 @@ fn compose(
         earlier,
         prompt,
     } = below;
-    let current = Counts::of(table);
+    let current = Counts::of(table, round);
     let mut lines = vec![
         title.to_string(),
         format!(
@@ -279,9 +286,10 @@ fn compose(
         };
         lines.push(row(name, dealt.piles[seat], current.piles[seat], &card));
     }
-    if let (Some(then), Some(stock)) = (dealt.stock, current.stock) {
+    if let Some(then) = dealt.stock {
         let top = round.shown.stock_card().map(|c| table.card(c));
-        lines.push(row("stockpile", then, stock, &top.unwrap_or_default()));
+        let now = current.stock.unwrap_or(0);
+        lines.push(row("stockpile", then, now, &top.unwrap_or_default()));
     }
     let values = match table.deal_event(round) {
         Event::Deal { values, .. } => values,
@@ -325,6 +333,8 @@ pub(crate) fn run(
     );
     let mut screen = Screen::open()?;
     let mut earlier: Vec<String> = Vec::new();
+    // The piles as the last cards left them.
+    let mut left: Option<Counts> = None;
     let mut buffer = String::new();
     let reason = 'game: loop {
         if let Some(reason) = table.stop() {
@@ -333,7 +343,20 @@ pub(crate) fn run(
         let Some(mut round) = table.live.deal() else {
             break "won";
         };
-        let dealt = Counts::of(table);
+        let dealt = Counts::of(table, &round);
+        // A stockpile used up is made anew as the next cards are dealt:
+        // the piles shrink by what each gave to it.
+        if let Some(before) = &left
+            && dealt.stock.unwrap_or(0) > before.stock.unwrap_or(0)
+        {
+            earlier.push(format!(
+                "turn {}: a new stockpile: each player gave {STOCK_SHARE} cards to it",
+                round.turn
+            ));
+            if earlier.len() > 5 {
+                earlier.remove(0);
+            }
+        }
         let start = Instant::now();
         buffer.clear();
         // The clock runs until the calls stop counting; after a pass or a
@@ -382,6 +405,7 @@ pub(crate) fn run(
             }
         }
         let done = table.live.finish(&round);
+        left = Some(Counts::of(table, &round));
         let mut said: Vec<String> = done
             .calls
             .iter()

@@ -170,17 +170,22 @@ function call(label, p) {
   return line;
 }
 
-/** The cards as typed, written as the page writes cards (Q♥, Joker),
- * with the values the hand counts when a card is more than a number.
- * Only the writing changes: the values are the server's. */
+/** The cards as typed, in the order typed and written as the page writes
+ * cards (Q♥, 10♠, Joker), with the values the hand counts when a card is
+ * more than a number. Only the writing changes: the values are the
+ * server's. */
 function handText(typed, hand) {
   const tokens = typed.split(/[\s,+]+/).filter(Boolean);
-  if (tokens.every((t) => /^\d+$/.test(t))) return hand.join(" ");
+  if (tokens.every((t) => /^\d+$/.test(t))) return tokens.join(" ");
+  const signs = { S: "♠", H: "♥", C: "♣", D: "♦", "♤": "♠", "♡": "♥", "♧": "♣", "♢": "♦" };
   const cards = tokens.map((t) => {
     const u = t.toUpperCase();
     if (u === "JK" || u === "JOKER" || u === "*") return "Joker";
-    const m = /^(A|T|[2-9]|10|J|Q|K)([SHCD])$/.exec(u);
-    return m ? `${m[1] === "T" ? "10" : m[1]}${SUIT_SIGNS[m[2]]}` : t;
+    if (/^\d+$/.test(u)) return u;
+    const m = /^(A|T|10|[2-9]|J|Q|K)([SHCD♠♥♣♦♤♡♧♢]?)$/u.exec(u);
+    if (!m) return t;
+    const suit = m[2] ? signs[m[2]] || m[2] : "";
+    return `${m[1] === "T" ? "10" : m[1]}${suit}`;
   });
   return `${cards.join(" ")} (counting ${hand.join(" ")})`;
 }
