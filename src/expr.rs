@@ -306,8 +306,9 @@ impl Expr {
     /// The value is the same and every division stays exact. A chain whose
     /// order would take some step beyond `bound` is left in the order it
     /// is written (what stands in brackets within it is shown the same way
-    /// on its own), so the expression shown is valid wherever `self` is. Only the display changes: which witness is the simplest,
-    /// and its cost, are decided on `self`.
+    /// on its own), so the expression shown is valid wherever `self` is.
+    /// Only the display changes: which witness is the simplest, and its
+    /// cost, are decided on `self`.
     ///
     /// ```
     /// use prime_solve::{BinOp, Expr, Style};
@@ -330,20 +331,16 @@ impl Expr {
     /// ```
     #[must_use]
     pub fn shown(&self, bound: u64) -> Expr {
-        let op = match self {
+        let (up, down) = match self {
             Expr::Card(_) | Expr::Join(_) => return self.clone(),
             Expr::Unary(f, a) => return Expr::Unary(*f, Box::new(a.shown(bound))),
-            Expr::Binary(op, _, _) => *op,
-        };
-        let (up, down) = match op {
-            BinOp::Add | BinOp::Sub => (BinOp::Add, BinOp::Sub),
-            BinOp::Mul | BinOp::Div => (BinOp::Mul, BinOp::Div),
-            BinOp::Pow | BinOp::Root => (op, op),
+            Expr::Binary(op @ (BinOp::Pow | BinOp::Root), a, b) => {
+                return Expr::Binary(*op, Box::new(a.shown(bound)), Box::new(b.shown(bound)));
+            }
+            Expr::Binary(BinOp::Add | BinOp::Sub, ..) => (BinOp::Add, BinOp::Sub),
+            Expr::Binary(BinOp::Mul | BinOp::Div, ..) => (BinOp::Mul, BinOp::Div),
         };
         let as_it_is = || self.kept(bound, up, down);
-        if matches!(op, BinOp::Pow | BinOp::Root) {
-            return as_it_is();
-        }
         let Eval::Exact(value) = self.eval(bound) else {
             return as_it_is();
         };
@@ -425,9 +422,6 @@ impl Expr {
         }
     }
 
-    /// The terms of the chain of `up` and `down` (+ and −, or × and ÷) at
-    /// the top of `self`, each with whether it is added (multiplied) or
-    /// subtracted (divided by), left to right.
     /// `self`, a chain of `up` and `down`, in the order it is written:
     /// its left spine as it stands, each right operand (a term, or a
     /// bracketed part of the chain, worked out on its own) shown
@@ -443,6 +437,9 @@ impl Expr {
         }
     }
 
+    /// The terms of the chain of `up` and `down` (+ and −, or × and ÷) at
+    /// the top of `self`, each with whether it is added (multiplied) or
+    /// subtracted (divided by), left to right.
     fn chain_terms<'a>(
         &'a self,
         up: BinOp,

@@ -511,19 +511,16 @@ pub(super) async fn check_post(State(shared): State<Arc<Shared>>, body: Bytes) -
 /// `1`, a list joined by commas (`"functions": ["tri", "sqrt"]`).
 /// A key given twice is refused, as in a query.
 pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
-    let Object(params) = serde_json::from_slice(body).map_err(|e| {
-        let e = e.to_string();
-        match e.strip_prefix(TWICE) {
-            // Without serde_json's " at line 1 column 30" (the last one:
-            // the key itself may hold those words).
-            Some(rest) => Refusal::bad(
-                rest.rsplit_once(" at line ")
-                    .map_or(rest, |(m, _)| m)
-                    .to_string(),
-            ),
-            None => Refusal::bad(format!("the body is not a JSON object: {e}")),
+    let params = match serde_json::from_slice(body) {
+        Ok(Object::Entries(params)) => params,
+        Ok(Object::Twice(key)) => {
+            return Err(Refusal::bad(format!(
+                "`{}` is given twice: give it once",
+                prime_solve::text::excerpt(&key)
+            )));
         }
-    })?;
+        Err(e) => return Err(Refusal::bad(format!("the body is not a JSON object: {e}"))),
+    };
     let mut flat = BTreeMap::new();
     for (key, value) in params {
         let text = match value {
@@ -547,12 +544,12 @@ pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
     Ok(flat)
 }
 
-/// Marks the error of a key given twice among serde's words.
-const TWICE: &str = "twice: ";
-
-/// A JSON object whose keys are each given once (serde_json's own map
-/// keeps the last of a repeated key).
-struct Object(BTreeMap<String, serde_json::Value>);
+/// A JSON object's entries, or the first key it gives twice (serde_json's
+/// own map would keep the last of a repeated key).
+enum Object {
+    Entries(BTreeMap<String, serde_json::Value>),
+    Twice(String),
+}
 
 impl<'de> serde::Deserialize<'de> for Object {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object, D::Error> {
@@ -566,17 +563,17 @@ impl<'de> serde::Deserialize<'de> for Object {
                 self,
                 mut map: A,
             ) -> Result<Object, A::Error> {
-                let mut params = BTreeMap::new();
+                use serde::de::IgnoredAny;
+                let mut entries = BTreeMap::new();
                 while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
-                    if params.contains_key(&key) {
-                        return Err(serde::de::Error::custom(format!(
-                            "{TWICE}`{}` is given twice: give it once",
-                            prime_solve::text::excerpt(&key)
-                        )));
+                    if entries.contains_key(&key) {
+                        // The rest is read (and must be JSON) all the same.
+                        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                        return Ok(Object::Twice(key));
                     }
-                    params.insert(key, value);
+                    entries.insert(key, value);
                 }
-                Ok(Object(params))
+                Ok(Object::Entries(entries))
             }
         }
         d.deserialize_map(Keys)

@@ -225,11 +225,10 @@ impl Counts {
     /// it is shown; the stockpile's stays on top of it until it is won).
     fn of(table: &Table, round: &Round) -> Counts {
         let game = &table.live.game;
-        let stock = game.stock().unwrap_or_default();
-        let shown = round.shown.stock_card().filter(|c| stock.contains(c));
+        let face_up = |stock: &[_]| round.shown.stock_card().is_some_and(|c| stock.contains(&c));
         Counts {
             piles: game.piles().iter().map(|p| p.len()).collect(),
-            stock: game.stock().map(|s| s.len() - usize::from(shown.is_some())),
+            stock: game.stock().map(|s| s.len() - usize::from(face_up(s))),
         }
     }
 }
