@@ -745,7 +745,7 @@ fn the_edges_of_requests_are_refused_cleanly_and_stopped_searches_free_their_pla
     );
     assert_eq!(status, 400, "{body}");
     assert_eq!(error(&body), "`claim` is given twice: give it once");
-    // serde's place in the text is cut off, not the key that says the same.
+    // The key is named whole, whatever words it holds.
     let (status, body) = server.ask(
         "POST",
         "/api/v1/check",

@@ -38,15 +38,20 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
         let mut params = BTreeMap::new();
         for (key, value) in pairs {
             if params.contains_key(&key) {
-                return Err(Refusal::bad(format!(
-                    "`{}` is given twice: give it once",
-                    prime_solve::text::excerpt(&key)
-                )));
+                return Err(given_twice(&key));
             }
             params.insert(key, value);
         }
         Ok(Params(params))
     }
+}
+
+/// A parameter named twice, in a query or in a JSON body.
+fn given_twice(key: &str) -> Refusal {
+    Refusal::bad(format!(
+        "`{}` is given twice: give it once",
+        prime_solve::text::excerpt(key)
+    ))
 }
 
 /// The house rules and the hand's options of a request, read by the
@@ -513,12 +518,7 @@ pub(super) async fn check_post(State(shared): State<Arc<Shared>>, body: Bytes) -
 pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
     let params = match serde_json::from_slice(body) {
         Ok(Object::Entries(params)) => params,
-        Ok(Object::Twice(key)) => {
-            return Err(Refusal::bad(format!(
-                "`{}` is given twice: give it once",
-                prime_solve::text::excerpt(&key)
-            )));
-        }
+        Ok(Object::Twice(key)) => return Err(given_twice(&key)),
         Err(e) => return Err(Refusal::bad(format!("the body is not a JSON object: {e}"))),
     };
     let mut flat = BTreeMap::new();

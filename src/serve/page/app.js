@@ -177,7 +177,7 @@ function call(label, p) {
 function handText(typed, hand) {
   const tokens = typed.split(/[\s,+]+/).filter(Boolean);
   if (tokens.every((t) => /^\d+$/.test(t))) return tokens.join(" ");
-  const signs = { S: "♠", H: "♥", C: "♣", D: "♦", "♤": "♠", "♡": "♥", "♧": "♣", "♢": "♦" };
+  const signs = { ...SUIT_SIGNS, "♤": "♠", "♡": "♥", "♧": "♣", "♢": "♦" };
   const cards = tokens.map((t) => {
     const u = t.toUpperCase();
     if (u === "JK" || u === "JOKER" || u === "*") return "Joker";
@@ -190,11 +190,14 @@ function handText(typed, hand) {
   return `${cards.join(" ")} (counting ${hand.join(" ")})`;
 }
 
-/** The rules a hand was answered under, in words where the server gave
- * them (a table kept from an older server may not have them). */
+/** The rules in words where the server gave them (a table kept from an
+ * older server may not have them), else the rule set's name. */
+const rulesText = (rules, ruleSet) => rules?.described ?? ruleSet;
+
+/** The line naming the rules a hand was answered under. */
 function rulesLine(rules, ruleSet) {
   const line = el("p", undefined, "note");
-  line.append(el("strong", "Rules: "), document.createTextNode(rules?.described ?? ruleSet));
+  line.append(el("strong", "Rules: "), document.createTextNode(rulesText(rules, ruleSet)));
   return line;
 }
 
@@ -393,7 +396,7 @@ function refreshCrib() {
     body.replaceChildren(...parts);
     return;
   }
-  $("crib-head").textContent = `Every three-card hand under these rules (${table.rules?.described ?? table.rule_set}): its quickest call and its best prime (${table.hands.length} hands).`;
+  $("crib-head").textContent = `Every three-card hand under these rules (${rulesText(table.rules, table.rule_set)}): its quickest call and its best prime (${table.hands.length} hands).`;
   const groups = new Map();
   for (const h of table.hands) {
     const low = h.hand[0];
