@@ -160,12 +160,12 @@ async fn player(
                         Some(claim) => {
                             room.sent.lock().unwrap().insert(turn, Instant::now());
                             totals.calls.fetch_add(1, Ordering::Relaxed);
-                            json!({"type": "call", "claim": claim})
+                            json!({"type": "call", "turn": turn, "claim": claim})
                         }
-                        None => json!({"type": "pass"}),
+                        None => json!({"type": "pass", "turn": turn}),
                     }
                 } else {
-                    json!({"type": "pass"})
+                    json!({"type": "pass", "turn": turn})
                 };
                 if ws
                     .send(Message::Text(message.to_string().into()))

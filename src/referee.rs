@@ -15,9 +15,17 @@ use crate::rules::{HouseRule, Rules};
 pub enum Fault {
     #[error(transparent)]
     Parse(#[from] ParseError),
-    /// A card is missing, used twice, or not in the hand.
+    /// A card is left out or used more often than the hand holds it.
     #[error("{0}")]
     Cards(String),
+    /// A number that is no card of the hand (nor cards side by side that
+    /// the rules allow): the claim cannot be read as these cards.
+    #[error("{0}")]
+    NotACard(String),
+    /// A number alone, with no calculation: a result said without how
+    /// the cards make it, or a card for a claim forgotten.
+    #[error("{0}")]
+    Alone(String),
     /// A division or root is not exact, or an operation has no value.
     #[error("{0}")]
     Inexact(String),
@@ -48,12 +56,14 @@ pub enum Fault {
 
 impl Fault {
     /// A stable name for the kind of fault, for machine-readable output:
-    /// `parse`, `cards`, `inexact`, `too-large`, `not-allowed`, `not-prime`,
-    /// `above-ceiling`, `wrong-result`.
+    /// `parse`, `cards`, `not-a-card`, `alone`, `inexact`, `too-large`,
+    /// `not-allowed`, `not-prime`, `above-ceiling`, `wrong-result`.
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::Parse(_) => "parse",
             Fault::Cards(_) => "cards",
+            Fault::NotACard(_) => "not-a-card",
+            Fault::Alone(_) => "alone",
             Fault::Inexact(_) => "inexact",
             Fault::TooLarge(_) | Fault::TooLong => "too-large",
             Fault::NotAllowed { .. } | Fault::TooDeep { .. } => "not-allowed",
@@ -61,6 +71,20 @@ impl Fault {
             Fault::AboveCeiling { .. } => "above-ceiling",
             Fault::WrongResult { .. } => "wrong-result",
         }
+    }
+}
+
+impl Fault {
+    /// Whether the claim could not be read as a calculation of the hand's
+    /// cards at all: it does not parse, is too long, names a number that
+    /// is no card, or is a number alone. At the table such a slip is not
+    /// a call (the player may call again); every other fault is a claim
+    /// that fails when demonstrated, a wrong call.
+    pub fn is_slip(&self) -> bool {
+        matches!(
+            self,
+            Fault::Parse(_) | Fault::TooLong | Fault::NotACard(_) | Fault::Alone(_)
+        )
     }
 }
 
@@ -188,7 +212,7 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
     if let (Claim::Number { text, .. }, true) = (claim, hand.len() > 1)
         && !(rules.juxtapose && assign(&numbers, &mut counts(hand), true))
     {
-        return Err(Fault::Cards(format!(
+        return Err(Fault::Alone(format!(
             "{text} alone is not made from the cards: a claim uses every card of the hand \
              ({hand}) once"
         )));
@@ -214,7 +238,7 @@ fn check_cards(hand: Hand, claim: &Claim, rules: &Rules) -> Result<(), Fault> {
                     rule: HouseRule::Juxtapose,
                 }
             } else {
-                Fault::Cards(format!("{text} is not a card in the hand ({hand})"))
+                Fault::NotACard(format!("{text} is not a card in the hand ({hand})"))
             });
         }
     }

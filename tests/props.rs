@@ -338,11 +338,191 @@ proptest! {
     /// The rooms' message decoder on any text: a message or a refusal,
     /// never a panic; a message it reads carries a claim within the cap.
     #[test]
-    fn a_rooms_message_decoder_takes_any_text(text in ".{0,300}", json_like in r#"\{"type":"(call|pass|next|start|ping|x)"(,"claim":"[^"]{0,400}")?\}"#) {
+    fn a_rooms_message_decoder_takes_any_text(text in ".{0,300}", json_like in r#"\{"type":"(call|pass|next|start|ping|x)"(,"turn":[0-9]{1,3})?(,"claim":"[^"]{0,400}")?\}"#) {
         for t in [&text, &json_like] {
-            if let Ok(prime_solve::room::ClientMessage::Call { claim }) = prime_solve::room::decode(t) {
+            if let Ok(prime_solve::room::ClientMessage::Call { claim, .. }) = prime_solve::room::decode(t) {
                 prop_assert!(claim.len() <= prime_solve::MAX_CLAIM);
             }
+        }
+    }
+}
+
+mod live_game {
+    use std::sync::OnceLock;
+
+    use proptest::prelude::*;
+
+    use prime_solve::game::{
+        CallBook, Duel, Ending, Ends, Event, Game, Live, Model, Multi, Person, Refused, Setup,
+        Stage, Timing, leader,
+    };
+    use prime_solve::{Budget, Faces, Rng, Rules, Solver, Style, Want};
+
+    /// The call books of three or more players and of two, built once.
+    fn books() -> &'static (CallBook, CallBook) {
+        static BOOKS: OnceLock<(CallBook, CallBook)> = OnceLock::new();
+        BOOKS.get_or_init(|| {
+            let budget = Budget::unlimited();
+            (
+                CallBook::new(Rules::default(), &[2, 3, 4], &budget).unwrap(),
+                CallBook::new(Rules::default(), &[3], &budget).unwrap(),
+            )
+        })
+    }
+
+    /// What a person does on a combination.
+    #[derive(Clone, Copy, Debug)]
+    enum Act {
+        Valid,
+        Slip,
+        Wrong,
+        Pass,
+        Late,
+        Twice,
+        Nothing,
+    }
+
+    fn act() -> impl Strategy<Value = Act> {
+        prop_oneof![
+            Just(Act::Valid),
+            Just(Act::Slip),
+            Just(Act::Wrong),
+            Just(Act::Pass),
+            Just(Act::Late),
+            Just(Act::Twice),
+            Just(Act::Nothing),
+        ]
+    }
+
+    /// Every card is somewhere: the players' (piles and table) and the
+    /// stockpile's.
+    fn all_cards(live: &Live) -> usize {
+        live.held().iter().sum::<usize>() + live.stock().unwrap_or(0)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// The live game on random deals and random scripts of the
+        /// people's calls (valid, slips, wrong, passes, late, twice):
+        /// 54 cards at every step; a slip never bars a seat and a wrong
+        /// call always does; a call for a turn that is over is too late;
+        /// and every end names its winner by the one rule.
+        #[test]
+        fn the_live_game_keeps_its_rules(
+            seed in any::<u64>(),
+            seats in 2usize..5,
+            both in any::<bool>(),
+            max_turns in 1u32..80,
+            target in prop::option::of(20usize..40),
+            script in prop::collection::vec((0u32..3000, act(), act()), 80),
+        ) {
+            let (book, duel_book) = books();
+            let two = seats == 2;
+            let models = vec![Model::CLUB; seats];
+            let setup = Setup::new(if two { duel_book } else { book }, models, Faces::Five, Timing::default());
+            let mut rng = Rng::new(seed);
+            let game: Box<dyn Game> = if two {
+                Box::new(Duel::deal(&mut rng))
+            } else {
+                Box::new(Multi::deal(seats, &mut rng))
+            };
+            let people: Vec<usize> = if both { vec![0, 1] } else { vec![0] };
+            let solver = Solver::new(Rules::default()).unwrap();
+            let mut live = Live::new(setup, game, rng, Rules::default(), 30_000)
+                .with_people(&people)
+                .with_ends(Ends { max_turns, target, ..Ends::default() });
+            let mut last_won = None;
+            let mut steps = script.iter();
+            while live.stage() != Stage::Over {
+                let mut said = live.deal();
+                prop_assert_eq!(all_cards(&live), 54);
+                if live.stage() != Stage::Calling {
+                    break;
+                }
+                let turn = live.turn();
+                let round = live.round().unwrap().clone();
+                let &(ms, first, second) = steps.next().unwrap_or(&(0, Act::Nothing, Act::Nothing));
+                for (&seat, act) in people.iter().zip([first, second]) {
+                    if round.person(seat) != Some(&Person::Waiting) {
+                        continue;
+                    }
+                    let hand = round.hand.unwrap();
+                    let values: Vec<String> = hand.values().iter().map(u8::to_string).collect();
+                    let best = solver
+                        .query(hand, Want::Primes)
+                        .ok()
+                        .and_then(|a| a.primes().last().map(|&p| a.witness(p).unwrap().render(Style::ASCII)));
+                    let wrong = format!("{}+{}", values[0], values.join("+"));
+                    let claim = match act {
+                        Act::Valid | Act::Twice => best.clone().unwrap_or_else(|| wrong.clone()),
+                        Act::Slip => "1*3*4+0".into(),
+                        Act::Wrong => wrong.clone(),
+                        Act::Late => {
+                            let late = live.call(seat, turn - 1, ms, "1+2");
+                            prop_assert_eq!(late, Err(Refused::TooLate { turn: turn - 1 }));
+                            continue;
+                        }
+                        Act::Pass => {
+                            if let Ok(events) = live.pass(seat, turn, ms) {
+                                said.extend(events);
+                            }
+                            continue;
+                        }
+                        Act::Nothing => continue,
+                    };
+                    let Ok(events) = live.call(seat, turn, ms, &claim) else {
+                        // Closed already: the bots' valid call and window
+                        // came first.
+                        prop_assert!(ms > live.closes_at() || live.stage() != Stage::Calling);
+                        continue;
+                    };
+                    let waiting = live.round().and_then(|r| r.person(seat).cloned());
+                    // A number that is no card is a slip; a card used
+                    // twice, a wrong call.
+                    match act {
+                        Act::Slip => prop_assert!(matches!(events.last(), Some(Event::NotACall { .. })), "{:?}", events),
+                        Act::Wrong => prop_assert!(matches!(events.last(), Some(Event::Ruled { valid: false, .. })), "{:?}", events),
+                        _ => {}
+                    }
+                    match events.last() {
+                        Some(Event::NotACall { why, .. }) => {
+                            prop_assert!(why.is_slip());
+                            prop_assert_eq!(waiting, Some(Person::Waiting), "a slip bars nobody");
+                        }
+                        Some(Event::Ruled { valid, fault, .. }) => {
+                            prop_assert!(fault.as_ref().is_none_or(|f| !f.is_slip()));
+                            prop_assert!(!matches!(waiting, Some(Person::Waiting)), "a call is made once");
+                            if !valid || matches!(act, Act::Twice) {
+                                let again = live.call(seat, turn, ms, &claim);
+                                prop_assert!(matches!(again, Err(Refused::Done | Refused::TooLate { .. })), "{:?}", again);
+                            }
+                        }
+                        other => prop_assert!(false, "{:?}", other),
+                    }
+                    said.extend(events);
+                }
+                said.extend(live.tick(u32::MAX));
+                prop_assert_eq!(all_cards(&live), 54);
+                for e in &said {
+                    if let Event::Won { seat, .. } = e {
+                        last_won = Some(*seat);
+                    }
+                }
+                prop_assert_eq!(live.call(0, turn, 0, "1+2"), Err(Refused::TooLate { turn }));
+            }
+            let over = live.over().unwrap().clone();
+            prop_assert_eq!(over.held.iter().sum::<usize>() + over.stock.unwrap_or(0), 54);
+            match over.ending {
+                Ending::Rules(_) => {
+                    let w = over.winner.expect("the rules' end has a winner");
+                    prop_assert!(over.held[w] > 0);
+                }
+                _ => prop_assert_eq!(over.winner, leader(&over.held, last_won)),
+            }
+            if over.ending == Ending::Target {
+                prop_assert!(over.held.iter().any(|&h| h >= target.unwrap()));
+            }
+            prop_assert!(over.turns <= max_turns);
         }
     }
 }

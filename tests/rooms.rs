@@ -190,20 +190,26 @@ async fn play(
                     let turn = m["turn"].as_u64().unwrap() as usize;
                     let caller = if turn % 4 == 3 { 1 % players } else { 0 };
                     if caller == seat {
+                        // A card used twice: a readable claim that fails.
                         let claim = if turn.is_multiple_of(7) {
-                            Some("1+1+1+1+1".to_string())
+                            let cards: Vec<String> = hand.iter().map(u8::to_string).collect();
+                            Some(format!("{}+{}", cards[0], cards.join("+")))
                         } else {
                             best_claim(&hand, rules)
                         };
                         match claim {
                             Some(claim) => {
                                 seen.own_calls += 1;
-                                send(&mut ws, json!({"type": "call", "claim": claim})).await;
+                                send(
+                                    &mut ws,
+                                    json!({"type": "call", "turn": turn, "claim": claim}),
+                                )
+                                .await;
                             }
-                            None => send(&mut ws, json!({"type": "pass"})).await,
+                            None => send(&mut ws, json!({"type": "pass", "turn": turn})).await,
                         }
                     } else {
-                        send(&mut ws, json!({"type": "pass"})).await;
+                        send(&mut ws, json!({"type": "pass", "turn": turn})).await;
                     }
                 }
             }
@@ -390,7 +396,11 @@ async fn strangers_guests_and_hostile_messages_are_refused() {
             .unwrap()
             .contains("host")
     );
-    send(guest, json!({"type": "call", "claim": "1".repeat(5000)})).await;
+    send(
+        guest,
+        json!({"type": "call", "turn": 1, "claim": "1".repeat(5000)}),
+    )
+    .await;
     assert!(
         until(guest, "error").await["error"]
             .as_str()
@@ -410,6 +420,13 @@ async fn strangers_guests_and_hostile_messages_are_refused() {
         .unwrap();
     until(guest, "error").await;
     send(guest, json!({"type": "call", "claim": "1+1"})).await;
+    assert!(
+        until(guest, "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("names the turn it answers")
+    );
+    send(guest, json!({"type": "call", "turn": 1, "claim": "1+1"})).await;
     assert!(
         until(guest, "error").await["error"]
             .as_str()
@@ -466,7 +483,11 @@ async fn a_seat_reconnects_mid_turn_and_keeps_playing() {
         "the turn on the table is sent again"
     );
     let claim = best_claim(&values(&turn["hand"]), Rules::default()).unwrap();
-    send(&mut back, json!({"type": "call", "claim": claim})).await;
+    send(
+        &mut back,
+        json!({"type": "call", "turn": turn["turn"], "claim": claim}),
+    )
+    .await;
     let verdict = until(&mut back, "verdict").await;
     assert_eq!(verdict["seat"], 1);
     assert_eq!(verdict["valid"], true, "{verdict}");
@@ -474,7 +495,11 @@ async fn a_seat_reconnects_mid_turn_and_keeps_playing() {
     let mut table = server.connect(&code, "watch=1").await.unwrap();
     let state = until(&mut table, "state").await;
     assert!(state["you"].is_null());
-    send(&mut table, json!({"type": "call", "claim": claim})).await;
+    send(
+        &mut table,
+        json!({"type": "call", "turn": turn["turn"], "claim": claim}),
+    )
+    .await;
     until(&mut table, "error").await;
 }
 
@@ -502,7 +527,7 @@ async fn a_seat_away_is_played_for_and_given_back() {
             break;
         };
         match m["type"].as_str().unwrap() {
-            "turn" => send(host, json!({"type": "pass"})).await,
+            "turn" => send(host, json!({"type": "pass", "turn": m["turn"]})).await,
             "won" | "buried" => send(host, json!({"type": "next"})).await,
             "verdict" if m["seat"] == 1 && m["claim"].is_null() => {
                 played_for = true;
@@ -547,5 +572,119 @@ async fn rooms_seat_the_levels_for_people() {
     assert!(
         refused.to_string().contains("steady, casual or beginner"),
         "{refused}"
+    );
+}
+
+/// A call names the turn it answers: one for a turn that is over is
+/// answered "too late for turn N" and judged against no other cards; one
+/// for a turn not dealt is refused. A claim that cannot be read is no call:
+/// only the caller hears of it, and the seat calls again on the same cards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_call_is_refused_with_its_turn_and_a_slip_is_no_call() {
+    let server = Server::start(&[]);
+    let (_, _, mut sockets) = seated(
+        &server,
+        json!({"seats": 3, "bots": ["beginner"], "limit": 20, "window_ms": 100}),
+        2,
+    )
+    .await;
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    let mut turn = until(&mut sockets[0], "turn").await;
+    // Turns whose cards make a prime the test can call.
+    let (number, claim) = loop {
+        let number = turn["turn"].as_u64().unwrap();
+        if turn["seats"].as_array().unwrap().contains(&json!(0))
+            && let Some(claim) = best_claim(&values(&turn["hand"]), Rules::default())
+        {
+            break (number, claim);
+        }
+        for ws in sockets.iter_mut() {
+            send(ws, json!({"type": "pass", "turn": number})).await;
+        }
+        for ws in sockets.iter_mut() {
+            loop {
+                let m = next(ws).await.unwrap().0;
+                if m["type"] == "won" || m["type"] == "buried" {
+                    break;
+                }
+            }
+            send(ws, json!({"type": "next"})).await;
+        }
+        turn = until(&mut sockets[0], "turn").await;
+        until(&mut sockets[1], "turn").await;
+    };
+    // A slip: a number that is no card. Only seat 0 is told.
+    send(
+        &mut sockets[0],
+        json!({"type": "call", "turn": number, "claim": "1*3*4+0"}),
+    )
+    .await;
+    let slip = until(&mut sockets[0], "not_a_call").await;
+    assert_eq!(slip["turn"], number);
+    assert!(
+        slip["why"].as_str().unwrap().contains("is not a card"),
+        "{slip}"
+    );
+    // Not barred: the same seat's call on the same cards is ruled.
+    send(
+        &mut sockets[0],
+        json!({"type": "call", "turn": number, "claim": claim}),
+    )
+    .await;
+    let verdict = until(&mut sockets[0], "verdict").await;
+    assert_eq!(
+        (verdict["seat"].clone(), verdict["valid"].clone()),
+        (json!(0), json!(true)),
+        "{verdict}"
+    );
+    // Seat 1 saw the verdict, and never the slip.
+    loop {
+        let m = next(&mut sockets[1]).await.unwrap().0;
+        assert_ne!(m["type"], "not_a_call", "{m}");
+        if m["type"] == "verdict" && m["seat"] == 0 {
+            break;
+        }
+    }
+    let decided = until(&mut sockets[0], "won").await;
+    assert_eq!(decided["turn"], number);
+    // Late: the same turn's call after its cards were decided.
+    send(
+        &mut sockets[1],
+        json!({"type": "call", "turn": number, "claim": claim}),
+    )
+    .await;
+    let late = until(&mut sockets[1], "error").await;
+    assert_eq!(late["turn"], number, "{late}");
+    assert_eq!(
+        late["error"],
+        format!("too late for turn {number}: its cards have been decided")
+    );
+    send(
+        &mut sockets[1],
+        json!({"type": "call", "turn": number + 1, "claim": claim}),
+    )
+    .await;
+    let early = until(&mut sockets[1], "error").await;
+    assert_eq!(
+        early["error"],
+        format!("turn {} has not been dealt", number + 1)
+    );
+    // The next cards: a call for the turn before is still too late, never
+    // judged against these cards.
+    for ws in sockets.iter_mut() {
+        send(ws, json!({"type": "next"})).await;
+    }
+    let next_turn = until(&mut sockets[1], "turn").await;
+    assert_eq!(next_turn["turn"], number + 1);
+    send(
+        &mut sockets[1],
+        json!({"type": "call", "turn": number, "claim": claim}),
+    )
+    .await;
+    let late = until(&mut sockets[1], "error").await;
+    assert_eq!(late["turn"], number, "{late}");
+    assert!(
+        late["error"].as_str().unwrap().starts_with("too late"),
+        "{late}"
     );
 }

@@ -9,12 +9,10 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use prime_solve::Rng;
-use prime_solve::Solver;
 use prime_solve::Style;
-use prime_solve::game::Outcome;
-use prime_solve::game::{CallBook, Live, Model, Setup, Tally};
+use prime_solve::game::{self, Burial, Ending, Ends, GameOver, Live, Tally};
+use prime_solve::game::{CallBook, Model, Setup};
 use prime_solve::game::{Duel, Game, Multi};
-use prime_solve::game::{Finished, Made, Round};
 use prime_solve::practice::{counted, face};
 use prime_solve::text::plural;
 use prime_solve::{Rules, Value};
@@ -24,6 +22,10 @@ use super::term::{self, Scripted};
 use super::{Verdict, print};
 
 mod screen;
+
+/// The most combinations the bots play among themselves once the person
+/// is out of cards.
+const PLAY_OUT: u32 = 5_000;
 
 /// Everything said about a game, in order.
 #[derive(Clone, Debug, Serialize)]
@@ -41,6 +43,15 @@ pub(crate) enum Event {
         player: String,
         claim: Option<String>,
         prime: Option<Value>,
+    },
+    /// A claim that could not be read: no call; the person may call again.
+    #[serde(rename = "not_a_call")]
+    NotACall {
+        turn: u32,
+        ms: u32,
+        player: String,
+        claim: String,
+        why: String,
     },
     Verdict {
         turn: u32,
@@ -66,7 +77,7 @@ pub(crate) enum Event {
         turns: u32,
         winner: Option<String>,
         held: Vec<Held>,
-        you: Record,
+        you: YourRecord,
     },
 }
 
@@ -84,7 +95,7 @@ pub(crate) struct Held {
 
 /// The person's record, as printed.
 #[derive(Clone, Debug, Serialize)]
-pub(crate) struct Record {
+pub(crate) struct YourRecord {
     calls: u32,
     valid: u32,
     wrong: u32,
@@ -94,18 +105,16 @@ pub(crate) struct Record {
     median_ms: Option<u32>,
 }
 
-impl Record {
-    fn of(t: &Tally) -> Record {
-        let mut times = t.times.clone();
-        times.sort_unstable();
-        Record {
+impl YourRecord {
+    fn of(t: &Tally) -> YourRecord {
+        YourRecord {
             calls: t.calls,
             valid: t.valid,
             wrong: t.wrong,
             passes: t.passes,
             won: t.won,
             ties: t.ties,
-            median_ms: prime_solve::median(&times),
+            median_ms: t.median_ms(),
         }
     }
 }
@@ -114,9 +123,7 @@ impl Record {
 pub(crate) struct Table<'a> {
     pub(crate) live: Live<'a>,
     pub(crate) names: Vec<String>,
-    solver: Solver,
     pub(crate) style: Style,
-    pub(crate) max_turns: Option<u32>,
 }
 
 impl Table<'_> {
@@ -125,169 +132,145 @@ impl Table<'_> {
     }
 
     fn card(&self, id: u8) -> String {
-        face(self.live.setup.card(id), self.style)
+        face(self.live.setup().card(id), self.style)
     }
 
-    pub(crate) fn held(&self) -> Vec<Held> {
-        let mut held: Vec<Held> = self
-            .live
-            .held()
+    /// Each seat's count, then the stockpile's if there is one.
+    fn counts(&self, counts: &[usize], stock: Option<usize>) -> Vec<Held> {
+        counts
             .iter()
             .enumerate()
             .map(|(seat, &cards)| Held {
                 player: self.name(seat),
                 cards,
             })
-            .collect();
-        if let Some(stock) = self.live.game.stock() {
-            held.push(Held {
+            .chain(stock.map(|cards| Held {
                 player: "stockpile".into(),
-                cards: stock.len(),
-            });
-        }
-        held
-    }
-
-    pub(crate) fn deal_event(&self, round: &Round) -> Event {
-        let cards: Vec<Shown> = round
-            .shown
-            .owners
-            .iter()
-            .zip(&round.shown.cards)
-            .map(|(&owner, &id)| Shown {
-                player: owner.map_or_else(|| "stockpile".into(), |seat| self.name(seat)),
-                card: self.card(id),
-            })
-            .collect();
-        let shown: Vec<_> = round
-            .shown
-            .cards
-            .iter()
-            .map(|&id| self.live.setup.card(id))
-            .collect();
-        let piles = self
-            .live
-            .game
-            .piles()
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| Held {
-                player: self.name(seat),
-                cards: p.len(),
-            })
-            .chain(self.live.game.stock().map(|s| Held {
-                player: "stockpile".into(),
-                cards: s.len(),
+                cards,
             }))
-            .collect();
-        Event::Deal {
-            turn: round.turn,
-            cards,
-            values: counted(&shown, self.live.rules.faces).unwrap_or_default(),
-            piles,
-        }
+            .collect()
     }
 
-    /// A call and the ruling on it.
-    pub(crate) fn call_events(&self, round: &Round, c: &Made) -> [Event; 2] {
-        let witness = match (c.claim.is_none() && c.valid, c.prime, round.hand) {
-            (true, Some(p), Some(hand)) => self
-                .solver
-                .solve_primes(hand)
-                .ok()
-                .and_then(|s| s.witness(p).map(|e| e.shown(s.rules().max_value)))
-                .map(|e| e.render(self.style)),
-            _ => None,
-        };
-        let fault = match (&c.fault, c.valid, c.claim.is_some()) {
-            (Some(f), _, _) => Some(format!("{f}{}", super::hints::for_fault(f))),
-            (None, false, false) => Some("a miscalculation: cannot show it".into()),
-            _ => None,
-        };
-        [
-            Event::Call {
-                turn: round.turn,
-                ms: c.ms,
-                player: self.name(c.seat),
-                claim: c.claim.clone(),
-                prime: c.prime,
+    /// What the cards `ids` count under the table's rules.
+    pub(crate) fn values(&self, ids: &[u8]) -> Vec<u8> {
+        let cards: Vec<_> = ids.iter().map(|&id| self.live.setup().card(id)).collect();
+        counted(&cards, self.live.rules().faces).unwrap_or_default()
+    }
+
+    /// What the driver's event says, in this command's words: nothing
+    /// for what `play` does not tell (a pass, who is ready).
+    pub(crate) fn render(&self, e: &game::Event, reason: &'static str) -> Option<Event> {
+        Some(match e {
+            game::Event::Dealt {
+                turn,
+                shown,
+                piles,
+                stock,
+                ..
+            } => Event::Deal {
+                turn: *turn,
+                cards: shown
+                    .owners
+                    .iter()
+                    .zip(&shown.cards)
+                    .map(|(&owner, &id)| Shown {
+                        player: owner.map_or_else(|| "stockpile".into(), |seat| self.name(seat)),
+                        card: self.card(id),
+                    })
+                    .collect(),
+                values: self.values(&shown.cards),
+                piles: self.counts(piles, *stock),
             },
-            Event::Verdict {
-                turn: round.turn,
-                player: self.name(c.seat),
-                valid: c.valid,
-                value: if c.valid { c.prime } else { None },
+            game::Event::Called {
+                turn,
+                seat,
+                ms,
+                claim,
+                prime,
+            } => Event::Call {
+                turn: *turn,
+                ms: *ms,
+                player: self.name(*seat),
+                claim: claim.clone(),
+                prime: *prime,
+            },
+            game::Event::Ruled {
+                turn,
+                seat,
+                valid,
+                value,
                 fault,
                 witness,
-            },
-        ]
-    }
-
-    pub(crate) fn outcome_event(&self, round: &Round, done: &Finished) -> Event {
-        let turn = round.turn;
-        match &done.outcome {
-            Outcome::Win(w) => {
-                let prime = done
-                    .calls
-                    .iter()
-                    .filter(|c| c.seat == *w && c.valid)
-                    .find_map(|c| c.prime)
-                    .unwrap_or(0);
-                Event::Win {
-                    turn,
-                    player: self.name(*w),
-                    prime,
-                    cards: round.shown.cards.iter().map(|&id| self.card(id)).collect(),
-                }
-            }
-            Outcome::Tie(who) => Event::Bury {
-                turn,
-                reason: "tie",
-                players: who.iter().map(|&s| self.name(s)).collect(),
-            },
-            Outcome::NoCall => Event::Bury {
-                turn,
-                reason: if done.impossible {
-                    "no prime"
-                } else {
-                    "no call"
+            } => Event::Verdict {
+                turn: *turn,
+                player: self.name(*seat),
+                valid: *valid,
+                value: *value,
+                fault: match (fault, valid) {
+                    (Some(f), _) => Some(format!("{f}{}", super::hints::for_fault(f))),
+                    (None, false) => Some("a miscalculation: cannot show it".into()),
+                    (None, true) => None,
                 },
-                players: round.shown.seats.iter().map(|&s| self.name(s)).collect(),
+                witness: witness.as_ref().map(|w| w.render(self.style)),
             },
-        }
+            game::Event::NotACall {
+                turn,
+                seat,
+                ms,
+                claim,
+                why,
+            } => Event::NotACall {
+                turn: *turn,
+                ms: *ms,
+                player: self.name(*seat),
+                claim: claim.clone(),
+                why: why.to_string(),
+            },
+            game::Event::Won {
+                turn,
+                seat,
+                prime,
+                cards,
+                ..
+            } => Event::Win {
+                turn: *turn,
+                player: self.name(*seat),
+                prime: *prime,
+                cards: cards.iter().map(|&id| self.card(id)).collect(),
+            },
+            game::Event::Buried {
+                turn, why, seats, ..
+            } => Event::Bury {
+                turn: *turn,
+                reason: match why {
+                    Burial::Tie => "tie",
+                    Burial::NoPrime => "no prime",
+                    Burial::NoCall => "no call",
+                },
+                players: seats.iter().map(|&s| self.name(s)).collect(),
+            },
+            game::Event::Over(over) => self.end_event(over, reason),
+            game::Event::Passed { .. } | game::Event::Ready { .. } => return None,
+        })
     }
 
-    /// Ends the game: who won, or who holds the most cards.
-    pub(crate) fn end_event(&mut self, reason: &'static str) -> Event {
-        let turns = self.live.game.record().turns;
-        let winner = self.live.game.record().winner;
-        let held = self.live.held();
-        let winner = winner.or_else(|| {
-            let most = *held.iter().max()?;
-            let leaders: Vec<usize> = (0..held.len()).filter(|&s| held[s] == most).collect();
-            (leaders.len() == 1).then(|| leaders[0])
-        });
+    /// The game's end: why, who won, the cards held and the person's
+    /// record; `called_off` names why a game called off ended.
+    pub(crate) fn end_event(&self, over: &GameOver, called_off: &'static str) -> Event {
+        let reason = match over.ending {
+            _ if over.played_out => "out",
+            Ending::Rules(_) => "won",
+            Ending::Turns => "turns",
+            Ending::Target => "target",
+            Ending::CalledOff => called_off,
+        };
         Event::End {
             reason,
-            turns,
-            winner: winner.map(|w| self.name(w)),
-            held: self.held(),
-            you: Record::of(self.live.tally(0)),
+            turns: over.turns,
+            winner: over.winner.map(|w| self.name(w)),
+            held: self.counts(&over.held, over.stock),
+            you: YourRecord::of(&over.records[0]),
         }
-    }
-
-    /// Whether the game stops here (`--turns`, or the person is out, when
-    /// the models play on to the end).
-    pub(crate) fn stop(&mut self) -> Option<&'static str> {
-        let turns = self.live.game.record().turns;
-        if self.max_turns.is_some_and(|m| turns >= m) {
-            return Some("turns");
-        }
-        if self.live.people_out() && self.live.game.stock().is_none() {
-            self.live.play_on(5_000);
-            return Some("out");
-        }
-        None
     }
 }
 
@@ -334,6 +317,14 @@ pub(crate) fn say(e: &Event) -> String {
                 if player == "you" { "call" } else { "calls" }
             )
         }
+        Event::NotACall {
+            ms, player, why, ..
+        } => format!(
+            "  {:>5.1} s  {player}: not a call: {}; {} may call again on these cards",
+            f64::from(*ms) / 1000.0,
+            prime_solve::text::echo(why),
+            if player == "you" { "you" } else { "they" }
+        ),
         Event::Verdict {
             player,
             valid,
@@ -380,6 +371,7 @@ pub(crate) fn say(e: &Event) -> String {
             let how = match *reason {
                 "won" => "the game is over",
                 "turns" => "the turns are up",
+                "target" => "the target is reached",
                 // The bots play on to the end, where there is one to
                 // play to (not under first-out).
                 "out" => "you are out of cards",
@@ -387,7 +379,7 @@ pub(crate) fn say(e: &Event) -> String {
                 _ => "the script is over",
             };
             let who = match (winner, *reason) {
-                (Some(w), "won" | "out") => format!("{w} won"),
+                (Some(w), "won" | "out" | "target") => format!("{w} won"),
                 (Some(w), _) if w == "you" => "you hold the most cards".into(),
                 (Some(w), _) => format!("{w} holds the most cards"),
                 (None, _) => "nobody leads".into(),
@@ -478,13 +470,15 @@ pub(crate) fn run(args: &PlayArgs) -> Result<Verdict> {
         Box::new(Multi::deal(seats, &mut rng).with_endgame(args.endgame))
     };
     let limit_ms = (args.time_limit * 1000.0).round() as u32;
-    let live = Live::new(setup, game, rng, rules, limit_ms);
+    let live = Live::new(setup, game, rng, rules, limit_ms).with_ends(Ends {
+        max_turns: args.turns.unwrap_or(u32::MAX),
+        target: None,
+        play_out: PLAY_OUT,
+    });
     let mut table = Table {
         live,
         names: names(&bots),
-        solver: Solver::new(rules)?,
         style: args.style.style(),
-        max_turns: args.turns,
     };
     let json = args.output.format == Format::Json;
     match script {
@@ -519,7 +513,8 @@ fn names(bots: &[Model]) -> Vec<String> {
 }
 
 /// The game from a script: each line is the person's reply to one
-/// combination, at its time; the game ends with the script.
+/// combination, at its time (a claim that cannot be read takes its line
+/// and is no call); the game ends with the script.
 fn scripted(
     table: &mut Table,
     lines: Vec<Scripted>,
@@ -543,37 +538,31 @@ fn scripted(
         ))?;
     }
     let mut lines = lines.into_iter();
-    let reason = loop {
-        if let Some(reason) = table.stop() {
-            break reason;
-        }
-        let Some(mut round) = table.live.deal() else {
-            break "won";
-        };
-        emit(&table.deal_event(&round))?;
-        if round.waiting() {
+    loop {
+        let mut said = table.live.deal();
+        if table.live.stage() == game::Stage::Calling && table.live.waiting() {
             let Some(line) = lines.next() else {
-                break "script";
+                for e in &said {
+                    table.render(e, "script").map(|e| emit(&e)).transpose()?;
+                }
+                let over = table.live.call_off();
+                return emit(&table.end_event(&over, "script"));
             };
             let ms = line.ms.min(u64::from(u32::MAX)) as u32;
+            let turn = table.live.turn();
             // A reply after the combination closed is not made.
-            if ms <= table.live.closes_at(&round) {
-                // The person waits (checked above): the reply is taken.
-                let _ = match &line.claim {
-                    Some(claim) => table.live.call(&mut round, 0, ms, claim),
-                    None => table.live.pass(&mut round, 0, ms),
-                };
-            }
+            let reply = match &line.claim {
+                Some(claim) => table.live.call(0, turn, ms, claim),
+                None => table.live.pass(0, turn, ms),
+            };
+            said.extend(reply.unwrap_or_default());
         }
-        let done = table.live.finish(&round);
-        for c in &done.calls {
-            for e in table.call_events(&round, c) {
-                emit(&e)?;
-            }
+        said.extend(table.live.tick(u32::MAX));
+        for e in &said {
+            table.render(e, "script").map(|e| emit(&e)).transpose()?;
         }
-        emit(&table.outcome_event(&round, &done))?;
-    };
-    let end = table.end_event(reason);
-    emit(&end)?;
-    Ok(())
+        if table.live.stage() == game::Stage::Over {
+            return Ok(());
+        }
+    }
 }

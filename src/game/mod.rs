@@ -11,10 +11,13 @@ mod sim;
 mod turn;
 
 pub use calls::{CallBook, Callable};
-pub use live::{Finished, Live, Made, Person, Refused, Round, Tally};
+pub use live::{
+    Burial, Ending, Ends, Event, GameOver, Live, Made, Person, Refused, Round, Stage, Tally,
+};
 pub use paired::{PairedRun, paired};
 pub use play::{
-    Board, CardId, Duel, Endgame, Game, Multi, PACK_SIZE, Record, STOCK_SHARE, Setup, Shown, play,
+    Board, CardId, Duel, End, Endgame, Game, Multi, PACK_SIZE, Record, STOCK_SHARE, Setup, Shown,
+    leader, play,
 };
 pub use player::{Draws, MAX_MODELS, MAX_MODELS_FILE, Model, ModelError, Models, Strategy};
 pub use sim::{

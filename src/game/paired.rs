@@ -104,6 +104,7 @@ pub fn paired(
                 let impossible = setup.options(&shown.cards).is_empty();
                 game.settle(&outcome, impossible, &mut rng);
             }
+            game.call_off();
             tick();
             (game.record().clone(), turns, changed)
         })

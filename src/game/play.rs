@@ -1,9 +1,9 @@
 //! The games themselves: three or more players racing on the cards they
 //! turn, and two players with a stockpile that is rebuilt between rounds.
 //! Each `step` resolves one combination, so tests can check every state.
-//!
-//! One concern, kept in one file: the rules of play, for three or more
-//! players and for two, with the endgames that join them.
+//! The file holds the rules of play for three or more players and for two,
+//! the endgames that join them, and the one rule that names the winner of
+//! a game stopped before its end.
 
 use std::collections::VecDeque;
 
@@ -95,7 +95,11 @@ impl<'a> Setup<'a> {
 pub struct Record {
     /// Whether the game ended within the turn cap.
     pub finished: bool,
+    /// The rules' winner of a finished game; of a game stopped before its
+    /// end, the leader ([`leader`]); `None` for a draw.
     pub winner: Option<usize>,
+    /// How a finished game ended by the rules.
+    pub end: Option<End>,
     /// Combinations shown, re-turns after ties and buried hands included.
     pub turns: u32,
     pub ties: u32,
@@ -112,6 +116,37 @@ pub struct Record {
     /// endgame.
     pub endgame_ties: u32,
     pub endgame_no_calls: u32,
+}
+
+/// How a game ends by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// One player holds every card the players hold.
+    AllCards,
+    /// A player is out, and under [`Endgame::FirstOut`] that ends it.
+    FirstOut { out: usize },
+    /// Two-player stockpile game: `loser` could not give
+    /// [`STOCK_SHARE`] cards to a new stockpile.
+    ShortOfNine { loser: usize },
+    /// `loser` had no card left after giving them.
+    NoneLeft { loser: usize },
+    /// `loser` could not turn a card.
+    CannotTurn { loser: usize },
+}
+
+/// The winner of a game that stops with cards in several hands (a game
+/// called off, stopped at its turn limit or at a target, or ended when the
+/// first player is out): the player holding the most cards; between
+/// players tied on the most, the one who won the latest combination; if
+/// none of them did, nobody (a draw). `held` counts each player's cards,
+/// their pile and their card on the table.
+pub fn leader(held: &[usize], last_winner: Option<usize>) -> Option<usize> {
+    let most = *held.iter().max()?;
+    let leaders: Vec<usize> = (0..held.len()).filter(|&p| held[p] == most).collect();
+    match leaders[..] {
+        [one] => Some(one),
+        _ => last_winner.filter(|w| leaders.contains(w)),
+    }
 }
 
 /// The combination on the table: who turned a card on it (and may call),
@@ -154,6 +189,8 @@ pub struct Board {
     /// Top card last.
     stock: Vec<CardId>,
     record: Record,
+    /// Who won the latest combination, for [`leader`].
+    last_winner: Option<usize>,
 }
 
 /// The state of either kind of game. A combination is played in two
@@ -194,6 +231,27 @@ pub trait Game: Send {
     fn record_mut(&mut self) -> &mut Record {
         &mut self.board_mut().record
     }
+    /// Cards each player holds: their pile and their cards on the table.
+    fn held(&self) -> Vec<usize> {
+        let board = self.board();
+        let mut held: Vec<usize> = board.piles.iter().map(VecDeque::len).collect();
+        for &(p, _) in &board.table {
+            held[p] += 1;
+        }
+        held
+    }
+    /// Who won the latest combination.
+    fn last_winner(&self) -> Option<usize> {
+        self.board().last_winner
+    }
+    /// Stops a game before its end (a turn limit, a target, the host):
+    /// its winner is the [`leader`]. A finished game keeps its own.
+    fn call_off(&mut self) {
+        if !self.record().finished {
+            let winner = leader(&self.held(), self.last_winner());
+            self.record_mut().winner = winner;
+        }
+    }
 
     /// Resolves one combination between the models; `true` once the game
     /// is over.
@@ -209,7 +267,8 @@ pub trait Game: Send {
     }
 }
 
-/// Plays a game to its end or to `max_turns` combinations.
+/// Plays a game between the models to its end or to `max_turns`
+/// combinations (then called off: [`Game::call_off`]).
 pub fn play(game: &mut dyn Game, setup: &Setup, max_turns: u32, rng: &mut Rng) -> Record {
     while game.record().turns < max_turns {
         if game.step(setup, rng) {
@@ -217,6 +276,7 @@ pub fn play(game: &mut dyn Game, setup: &Setup, max_turns: u32, rng: &mut Rng) -
             break;
         }
     }
+    game.call_off();
     game.record().clone()
 }
 
@@ -307,8 +367,6 @@ pub struct Multi {
     /// The stockpile is that of the last two ([`Endgame::Stockpile`]).
     board: Board,
     endgame: Endgame,
-    /// Who won the latest combination, for the first-out tie-break.
-    last_winner: Option<usize>,
 }
 
 impl Multi {
@@ -331,26 +389,12 @@ impl Multi {
                 ..Board::default()
             },
             endgame: Endgame::default(),
-            last_winner: None,
         }
     }
 
     /// The same game, ended as `endgame` says.
     pub fn with_endgame(self, endgame: Endgame) -> Multi {
         Multi { endgame, ..self }
-    }
-
-    /// The winner when the game stops with cards in several hands: the
-    /// most cards, then the latest combination's winner; `None` for a draw.
-    fn leader(&self) -> Option<usize> {
-        let most = self.board.piles.iter().map(VecDeque::len).max()?;
-        let leaders: Vec<usize> = (0..self.board.piles.len())
-            .filter(|&p| self.board.piles[p].len() == most)
-            .collect();
-        match leaders[..] {
-            [one] => Some(one),
-            _ => self.last_winner.filter(|w| leaders.contains(w)),
-        }
     }
 
     /// Players still in: holding cards or with a card on the table.
@@ -370,10 +414,15 @@ impl Multi {
             .collect();
         if active.len() <= 1 {
             self.board.record.winner = active.first().copied();
+            self.board.record.end = Some(End::AllCards);
             return false;
         }
         if active.len() < self.board.piles.len() && self.endgame == Endgame::FirstOut {
-            self.board.record.winner = self.leader();
+            // The table is empty here: the piles are what each holds.
+            let held: Vec<usize> = self.board.piles.iter().map(VecDeque::len).collect();
+            let out = (0..held.len()).find(|&p| held[p] == 0).unwrap_or(0);
+            self.board.record.winner = leader(&held, self.board.last_winner);
+            self.board.record.end = Some(End::FirstOut { out });
             return false;
         }
         let last_two = active.len() == 2 && self.board.piles.len() > 2;
@@ -395,6 +444,7 @@ impl Multi {
             // A new round of the two-player game.
             let [a, b] = [active[0], active[1]];
             if let Err(loser) = rebuild(&mut self.board.piles, [a, b], &mut self.board.stock, rng) {
+                self.board.record.end = Some(lost_at_rebuild(loser, &self.board.stock));
                 self.board.record.rebuilds += u32::from(!self.board.stock.is_empty());
                 self.board.record.winner = Some(if loser == a { b } else { a });
                 return false;
@@ -411,6 +461,17 @@ impl Multi {
             }
         }
         true
+    }
+}
+
+/// How a player lost at a rebuild: short of nine cards (nothing was
+/// moved: the stockpile is still empty), or left with none after giving
+/// them.
+fn lost_at_rebuild(loser: usize, stock: &[CardId]) -> End {
+    if stock.is_empty() {
+        End::ShortOfNine { loser }
+    } else {
+        End::NoneLeft { loser }
     }
 }
 
@@ -467,7 +528,7 @@ impl Game for Multi {
                 let mut won: Vec<CardId> = self.board.table.drain(..).map(|(_, c)| c).collect();
                 won.extend(self.board.stock.pop());
                 self.board.piles[*w].extend(won);
-                self.last_winner = Some(*w);
+                self.board.last_winner = Some(*w);
             }
             Outcome::Tie(players) => {
                 self.board.record.ties += 1;
@@ -528,9 +589,10 @@ impl Duel {
         }
     }
 
-    /// Ends the game with `loser` losing.
-    fn lose(&mut self, loser: usize) {
+    /// Ends the game with `loser` losing, as `end` says.
+    fn lose(&mut self, loser: usize, end: End) {
         self.board.record.winner = Some(1 - loser);
+        self.board.record.end = Some(end);
     }
 }
 
@@ -542,8 +604,9 @@ impl Game for Duel {
                 if let Err(loser) =
                     rebuild(&mut self.board.piles, [0, 1], &mut self.board.stock, rng)
                 {
+                    let end = lost_at_rebuild(loser, &self.board.stock);
                     self.board.record.rebuilds += u32::from(!self.board.stock.is_empty());
-                    self.lose(loser);
+                    self.lose(loser, end);
                     return None;
                 }
                 self.board.record.rebuilds += 1;
@@ -556,7 +619,7 @@ impl Game for Duel {
                         for (q, card) in self.board.table.drain(..) {
                             self.board.piles[q].push_front(card);
                         }
-                        self.lose(p);
+                        self.lose(p, End::CannotTurn { loser: p });
                         return None;
                     }
                 }
@@ -579,6 +642,7 @@ impl Game for Duel {
                 let mut won: Vec<CardId> = self.board.table.drain(..).map(|(_, c)| c).collect();
                 won.push(self.board.stock.pop().expect("a stockpile card"));
                 self.board.piles[*w].extend(won);
+                self.board.last_winner = Some(*w);
             }
             Outcome::Tie(players) => {
                 self.board.record.ties += 1;
@@ -709,12 +773,12 @@ mod tests {
         // neither tied player won it, a draw.
         let mut tied =
             Multi::from_piles(piles(&[2, 5, 5], &[5, 5, 5], &[])).with_endgame(Endgame::FirstOut);
-        tied.last_winner = Some(1);
+        tied.board.last_winner = Some(1);
         assert!(tied.step(&setup, &mut rng));
         assert_eq!(tied.record().winner, Some(1));
         let mut drawn =
             Multi::from_piles(piles(&[2, 5, 5], &[5, 5, 5], &[])).with_endgame(Endgame::FirstOut);
-        drawn.last_winner = Some(2);
+        drawn.board.last_winner = Some(2);
         assert!(drawn.step(&setup, &mut rng));
         assert_eq!(drawn.record().winner, None);
         assert_eq!(drawn.record().turns, 0, "no combination was shown");

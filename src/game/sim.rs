@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use crate::engine::{Budget, Charge, SolveError};
 use crate::game::calls::CallBook;
-use crate::game::play::{Duel, Endgame, Game, Multi, Record, Setup, play};
+use crate::game::live::{Ends, Live};
+use crate::game::play::{Duel, Endgame, Game, Multi, Record, Setup};
 use crate::game::player::{Model, ModelError};
 use crate::game::turn::Timing;
 use crate::hand::MAX_CARDS;
@@ -74,6 +75,25 @@ impl Simulation {
         (game, rng)
     }
 
+    /// Game `index` of the run on the live game's driver, every seat a
+    /// model's, stopped at the turn cap.
+    pub(crate) fn live<'a>(&self, index: u64, setup: &Setup<'a>) -> Live<'a> {
+        let (game, rng) = self.deal(index);
+        let setup = Setup::new(
+            setup.book,
+            setup.players.clone(),
+            self.rules.faces,
+            self.timing,
+        );
+        Live::new(setup, game, rng, self.rules, u32::MAX)
+            .with_people(&[])
+            .without_witnesses()
+            .with_ends(Ends {
+                max_turns: self.max_turns,
+                ..Ends::default()
+            })
+    }
+
     pub(crate) fn hand_sizes(&self) -> Vec<usize> {
         if self.two_player {
             vec![3]
@@ -120,8 +140,7 @@ pub fn simulate(
     let records = (0..sim.games)
         .into_par_iter()
         .map(|index| {
-            let (mut game, mut rng) = sim.deal(index);
-            let record = play(game.as_mut(), &setup, sim.max_turns, &mut rng);
+            let record = sim.live(index, &setup).play_out();
             tick();
             record
         })
@@ -286,6 +305,11 @@ pub struct Summary {
     pub wins: Vec<usize>,
     /// Finished games without a winner (a first-out game tied on cards).
     pub draws: usize,
+    /// Games stopped at the cap, won on cards ([`crate::game::leader`]),
+    /// per seat; and those tied on the most cards with none of the tied
+    /// having won the latest combination.
+    pub capped_wins: Vec<usize>,
+    pub capped_draws: usize,
     /// Stockpile rebuilds of finished two-player games.
     pub rebuilds: Option<Spread>,
 }
@@ -329,6 +353,14 @@ impl Summary {
                 wins[w] += 1;
             }
         }
+        let mut capped_wins = vec![0; sim.players.len()];
+        let mut capped_draws = 0;
+        for r in records.iter().filter(|r| !r.finished) {
+            match r.winner {
+                Some(w) => capped_wins[w] += 1,
+                None => capped_draws += 1,
+            }
+        }
         Summary {
             games: records.len(),
             finished: finished.len(),
@@ -344,6 +376,8 @@ impl Summary {
             no_prime_rate: rate(|r| r.no_prime),
             endgame_rate: rate(|r| r.endgame_turns),
             draws: finished.iter().filter(|r| r.winner.is_none()).count(),
+            capped_wins,
+            capped_draws,
             wins,
             rebuilds: if sim.two_player {
                 Spread::of(finished.iter().map(|r| r.rebuilds).collect())
@@ -427,6 +461,58 @@ pub enum SimError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::play::play;
+
+    /// The driver plays the simulator's games: every record the same as
+    /// the plain loop of `Game::step` gives, under every endgame, two
+    /// players and more, games that finish and games stopped at the cap
+    /// (their winner the leader, by the one rule, in both).
+    #[test]
+    fn the_driver_plays_the_plain_loops_games() {
+        let budget = Budget::unlimited();
+        let lineups = [
+            (vec![Model::EXPERT, Model::CLUB, Model::NOVICE], false),
+            (vec![Model::CLUB; 4], false),
+            (vec![Model::EXPERT, Model::NOVICE], true),
+        ];
+        let mut capped = 0;
+        for (players, two_player) in lineups {
+            for endgame in Endgame::ALL {
+                if two_player && endgame != Endgame::Stockpile {
+                    continue;
+                }
+                let sim = Simulation {
+                    rules: Rules::default(),
+                    players: players.clone(),
+                    two_player,
+                    games: 12,
+                    seed: 7,
+                    max_turns: 150,
+                    timing: Timing::default(),
+                    endgame,
+                };
+                let book = CallBook::new(sim.rules, &sim.hand_sizes(), &budget).unwrap();
+                let setup = Setup::new(&book, sim.players.clone(), sim.rules.faces, sim.timing);
+                for index in 0..sim.games {
+                    let driven = sim.live(index, &setup).play_out();
+                    let (mut game, mut rng) = sim.deal(index);
+                    let plain = play(game.as_mut(), &setup, sim.max_turns, &mut rng);
+                    assert_eq!(driven, plain, "{endgame:?} {players:?} game {index}");
+                    if !plain.finished {
+                        capped += 1;
+                        assert_eq!(
+                            plain.winner,
+                            crate::game::play::leader(&game.held(), game.last_winner())
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            capped > 10,
+            "games stopped at the cap are checked too: {capped}"
+        );
+    }
 
     #[test]
     fn bootstrap_intervals_hold_percentiles_too() {

@@ -197,6 +197,22 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             wins.join(", ")
         );
     }
+    if s.finished < s.games {
+        let mut won: Vec<String> = s
+            .capped_wins
+            .iter()
+            .enumerate()
+            .map(|(seat, &w)| format!("seat {} {} {w}", seat + 1, sim.players[seat].name))
+            .collect();
+        if s.capped_draws > 0 {
+            won.push(format!("nobody {}", s.capped_draws));
+        }
+        let _ = writeln!(
+            out,
+            "won at the cap on cards (the most cards; tied, the latest combination's winner): {}",
+            won.join(", ")
+        );
+    }
     if s.draws > 0 {
         let share = crate::ratio::Ratio::new(s.draws as u128, s.finished.max(1) as u128);
         let _ = writeln!(

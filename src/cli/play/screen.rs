@@ -11,7 +11,7 @@ use crossterm::event::{self, Event as Key, KeyCode, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, queue, style, terminal};
 
 use prime_solve::Rules;
-use prime_solve::game::{Round, STOCK_SHARE};
+use prime_solve::game::{self, Person, Round, STOCK_SHARE, Stage};
 
 use super::{Event, Table, say};
 use crate::cli::print;
@@ -224,11 +224,11 @@ impl Counts {
     /// face up on the table left out (a player's card leaves its pile when
     /// it is shown; the stockpile's stays on top of it until it is won).
     fn of(table: &Table, round: &Round) -> Counts {
-        let game = &table.live.game;
-        let face_up = |stock: &[_]| round.shown.stock_card().is_some_and(|c| stock.contains(&c));
+        let live = &table.live;
+        let face_up = round.shown.stock_card().is_some() && live.stage() == Stage::Calling;
         Counts {
-            piles: game.piles().iter().map(|p| p.len()).collect(),
-            stock: game.stock().map(|s| s.len() - usize::from(face_up(s))),
+            piles: live.piles(),
+            stock: live.stock().map(|s| s - usize::from(face_up)),
         }
     }
 }
@@ -290,11 +290,11 @@ fn compose(
         let now = current.stock.unwrap_or(0);
         lines.push(row("stockpile", then, now, &top.unwrap_or_default()));
     }
-    let values = match table.deal_event(round) {
-        Event::Deal { values, .. } => values,
-        _ => Vec::new(),
-    };
-    let values: Vec<String> = values.iter().map(u8::to_string).collect();
+    let values: Vec<String> = table
+        .values(&round.shown.cards)
+        .iter()
+        .map(u8::to_string)
+        .collect();
     lines.push(String::new());
     lines.push(format!(
         "  counting {}        clock {:.1} s",
@@ -332,140 +332,200 @@ pub(crate) fn run(
     );
     let mut screen = Screen::open()?;
     let mut earlier: Vec<String> = Vec::new();
-    // The piles as the last cards left them.
-    let mut left: Option<Counts> = None;
     let mut buffer = String::new();
-    let reason = 'game: loop {
-        if let Some(reason) = table.stop() {
-            break reason;
+    let over = 'game: loop {
+        let dealt_events = table.live.deal();
+        if let Some(game::Event::Over(over)) = dealt_events.last() {
+            break over.clone();
         }
-        let Some(mut round) = table.live.deal() else {
-            break "won";
+        let Some(game::Event::Dealt { restocked, .. }) = dealt_events.first() else {
+            break table.live.call_off();
         };
+        let round = table.live.round().expect("cards dealt").clone();
         let dealt = Counts::of(table, &round);
         // A stockpile used up is made anew as the next cards are dealt:
         // the piles shrink by what each gave to it.
-        if let Some(before) = &left
-            && dealt.stock.unwrap_or(0) > before.stock.unwrap_or(0)
-        {
-            earlier.push(format!(
-                "turn {}: a new stockpile: each player gave {STOCK_SHARE} cards to it",
-                round.turn
-            ));
-            if earlier.len() > 5 {
-                earlier.remove(0);
-            }
-        }
-        let start = Instant::now();
-        buffer.clear();
-        // The clock runs until the calls stop counting; after a pass or a
-        // wrong call the person has nothing more to do, so it jumps there.
-        loop {
-            let now = ms(start.elapsed());
-            if now >= table.live.closes_at(&round) || !round.waiting() && !called_validly(&round) {
-                break;
-            }
-            let said: Vec<String> = round
-                .calls_until(now)
-                .iter()
-                .flat_map(|c| table.call_events(&round, c))
-                .map(|e| say(&e))
-                .collect();
-            let window = f64::from(table.live.setup.timing.override_window_ms) / 1000.0;
-            let prompt = if round.waiting() {
-                format!("> {buffer}")
-            } else if buffer.is_empty() {
-                format!("  (waiting for the window of {window:.1} s to close)")
-            } else {
-                // One call a combination: what is typed now is not one.
+        if *restocked && round.turn > 1 {
+            remember(
+                &mut earlier,
                 format!(
-                    "  not a claim: you have called; the window of {window:.1} s closes  [{buffer}]"
-                )
-            };
-            let below = Below {
-                said: &said,
-                earlier: &earlier,
-                prompt: &prompt,
-            };
-            screen.draw(&compose(table, &title, &round, &dealt, now, &below))?;
-            match key(&mut buffer, Duration::from_millis(50))? {
-                Act::Quit => break 'game "quit",
-                Act::Resized => screen.clear()?,
-                Act::Line(text) if round.waiting() => {
-                    let text = text.trim();
-                    if text.is_empty() || text.eq_ignore_ascii_case("pass") {
-                        // Only while the person waits: it is taken.
-                        let _ = table.live.pass(&mut round, 0, now);
-                    } else {
-                        let _ = table.live.call(&mut round, 0, now, text);
-                    }
-                }
-                _ => {}
-            }
+                    "turn {}: a new stockpile: each player gave {STOCK_SHARE} cards to it",
+                    round.turn
+                ),
+            );
         }
-        let done = table.live.finish(&round);
-        left = Some(Counts::of(table, &round));
-        let mut said: Vec<String> = done
-            .calls
-            .iter()
-            .flat_map(|c| table.call_events(&round, c))
-            .map(|e| say(&e))
-            .collect();
-        let outcome_event = table.outcome_event(&round, &done);
-        said.push(say(&outcome_event));
-        // The result stays up until Enter (or the pause). What is typed
-        // meanwhile, or was still being typed as the cards closed, is no
-        // claim: these cards are done and the next are not shown; the
-        // prompt says so, and Enter goes on.
-        let shown_at = Instant::now();
-        loop {
-            let left = pause.map(|p| p.saturating_sub(shown_at.elapsed()));
-            if left.is_some_and(|l| l.is_zero()) {
-                break;
-            }
-            let prompt = match (buffer.is_empty(), left) {
-                (true, None) => "  Enter: next cards   q: leave".to_string(),
-                (true, Some(l)) => format!(
-                    "  Enter: next cards (or in {:.0} s)   q: leave",
-                    l.as_secs_f64().ceil()
-                ),
-                (false, _) => format!(
-                    "  not a claim: these cards are done; Enter shows the next ones  [{}]",
-                    buffer
-                ),
-            };
-            let below = Below {
-                said: &said,
-                earlier: &earlier,
-                prompt: &prompt,
-            };
-            screen.draw(&compose(
-                table,
-                &title,
-                &round,
-                &dealt,
-                done.closed_ms,
-                &below,
-            ))?;
-            match key(&mut buffer, Duration::from_millis(50))? {
-                Act::Quit => break 'game "quit",
-                Act::Resized => screen.clear()?,
-                Act::Line(_) => break,
-                Act::Nothing => {}
-            }
+        let mut view = View {
+            title: &title,
+            round: &round,
+            dealt: &dealt,
+            earlier: &earlier,
+        };
+        let Some(said) = calling(&mut screen, table, &mut view, &mut buffer)? else {
+            break 'game table.live.call_off();
+        };
+        let round = table.live.round().expect("cards dealt").clone();
+        view.round = &round;
+        let closed = table.live.closes_at();
+        match result(&mut screen, table, &view, &said, closed, &mut buffer, pause)? {
+            Next::Quit => break 'game table.live.call_off(),
+            Next::Cards => {}
         }
         buffer.clear();
-        earlier.push(format!("turn {}: {}", round.turn, brief(&outcome_event)));
-        if earlier.len() > 5 {
-            earlier.remove(0);
+        if let Some(outcome) = said.last() {
+            remember(
+                &mut earlier,
+                format!("turn {}: {}", round.turn, brief(outcome)),
+            );
+        }
+        if let Some(over) = table.live.over() {
+            break over.clone();
         }
     };
-    let end = table.end_event(reason);
+    let end = table.end_event(&over, "quit");
     drop(screen);
     // On the ordinary screen, broken between words to fit the window.
     let width = terminal::size().map_or(80, |(w, _)| usize::from(w));
     let lines = wrap(&say(&end), width.saturating_sub(1));
     print(&(lines.join("\n") + "\n"))
+}
+
+/// Keeps the last five results.
+fn remember(earlier: &mut Vec<String>, line: String) {
+    earlier.push(line);
+    if earlier.len() > 5 {
+        earlier.remove(0);
+    }
+}
+
+/// What the screen shows of a combination besides what is said on it.
+struct View<'a> {
+    title: &'a str,
+    round: &'a Round,
+    /// The piles as the cards were shown (the table keeps them so until
+    /// the next cards).
+    dealt: &'a Counts,
+    earlier: &'a [String],
+}
+
+/// What comes after a result.
+enum Next {
+    Cards,
+    Quit,
+}
+
+/// The cards being called on, until the calls stop counting: what was
+/// said on them, the outcome last; `None` if the person leaves. After a
+/// pass or a wrong call the person has nothing more to do, so the clock
+/// jumps to the close.
+fn calling(
+    screen: &mut Screen,
+    table: &mut Table,
+    view: &mut View,
+    buffer: &mut String,
+) -> Result<Option<Vec<Event>>> {
+    let start = Instant::now();
+    buffer.clear();
+    let mut said: Vec<Event> = Vec::new();
+    let turn = view.round.turn;
+    loop {
+        let now = ms(start.elapsed());
+        let events = if !table.live.waiting() && !called_validly(table) {
+            table.live.tick(u32::MAX)
+        } else {
+            table.live.tick(now)
+        };
+        said.extend(events.iter().filter_map(|e| table.render(e, "quit")));
+        if table.live.stage() != Stage::Calling {
+            // The game's end is told once the player leaves the table.
+            said.retain(|e| !matches!(e, Event::End { .. }));
+            return Ok(Some(said));
+        }
+        let window = f64::from(table.live.setup().timing.override_window_ms) / 1000.0;
+        let prompt = if table.live.waiting() {
+            format!("> {buffer}")
+        } else if buffer.is_empty() {
+            format!("  (waiting for the window of {window:.1} s to close)")
+        } else {
+            // One call a combination: what is typed now is not one.
+            format!(
+                "  not a claim: you have called; the window of {window:.1} s closes  [{buffer}]"
+            )
+        };
+        let lines: Vec<String> = said.iter().map(say).collect();
+        let below = Below {
+            said: &lines,
+            earlier: view.earlier,
+            prompt: &prompt,
+        };
+        screen.draw(&compose(
+            table, view.title, view.round, view.dealt, now, &below,
+        ))?;
+        match key(buffer, Duration::from_millis(50))? {
+            Act::Quit => return Ok(None),
+            Act::Resized => screen.clear()?,
+            Act::Line(text) if table.live.waiting() => {
+                let text = text.trim();
+                // Only while the person waits: it is taken (or is too late,
+                // and the next tick decides the cards).
+                let reply = if text.is_empty() || text.eq_ignore_ascii_case("pass") {
+                    table.live.pass(0, turn, now)
+                } else {
+                    table.live.call(0, turn, now, text)
+                };
+                let events = reply.unwrap_or_default();
+                said.extend(events.iter().filter_map(|e| table.render(e, "quit")));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The result stays up until Enter (or the pause). What is typed
+/// meanwhile, or was still being typed as the cards closed, is no claim:
+/// these cards are done and the next are not shown; the prompt says so,
+/// and Enter goes on.
+fn result(
+    screen: &mut Screen,
+    table: &Table,
+    view: &View,
+    said: &[Event],
+    closed: u32,
+    buffer: &mut String,
+    pause: Option<Duration>,
+) -> Result<Next> {
+    let lines: Vec<String> = said.iter().map(say).collect();
+    let shown_at = Instant::now();
+    loop {
+        let left = pause.map(|p| p.saturating_sub(shown_at.elapsed()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return Ok(Next::Cards);
+        }
+        let prompt = match (buffer.is_empty(), left) {
+            (true, None) => "  Enter: next cards   q: leave".to_string(),
+            (true, Some(l)) => format!(
+                "  Enter: next cards (or in {:.0} s)   q: leave",
+                l.as_secs_f64().ceil()
+            ),
+            (false, _) => format!(
+                "  not a claim: these cards are done; Enter shows the next ones  [{}]",
+                buffer
+            ),
+        };
+        let below = Below {
+            said: &lines,
+            earlier: view.earlier,
+            prompt: &prompt,
+        };
+        screen.draw(&compose(
+            table, view.title, view.round, view.dealt, closed, &below,
+        ))?;
+        match key(buffer, Duration::from_millis(50))? {
+            Act::Quit => return Ok(Next::Quit),
+            Act::Resized => screen.clear()?,
+            Act::Line(_) => return Ok(Next::Cards),
+            Act::Nothing => {}
+        }
+    }
 }
 
 /// A result in few words, for the list of earlier ones.
@@ -484,11 +544,9 @@ fn brief(e: &Event) -> String {
     }
 }
 
-fn called_validly(round: &Round) -> bool {
-    matches!(
-        round.person(0).unwrap_or(&prime_solve::game::Person::Out),
-        prime_solve::game::Person::Called { ruling: Ok(_), .. }
-    )
+fn called_validly(table: &Table) -> bool {
+    let person = table.live.round().and_then(|r| r.person(0));
+    matches!(person, Some(Person::Called { ruling: Ok(_), .. }))
 }
 
 #[cfg(test)]

@@ -111,6 +111,12 @@ function verdict(m) {
   if (m.seat === me && m.valid) $("call-form").hidden = true;
 }
 
+function notACall(m) {
+  if (!turn || m.turn !== turn.turn) return;
+  $("result").textContent = `Not a call: ${m.why}. Call again.`;
+  $("call").select();
+}
+
 function result(m) {
   clearInterval(ticking);
   $("call-form").hidden = true;
@@ -188,6 +194,7 @@ function receive(event) {
     case "start": drawSeats(m.seats); show("game"); $("calls").replaceChildren(); break;
     case "turn": drawTurn(m); break;
     case "verdict": verdict(m); break;
+    case "not_a_call": notACall(m); break;
     case "passed": $("calls").append(el("li", `${name(m.seat)} passes.`, "note")); break;
     case "won": case "buried": result(m); break;
     case "ready": $("ready").textContent = `Ready: ${m.ready.map(name).join(", ")}`; break;
@@ -244,10 +251,10 @@ $("start").addEventListener("click", () => send({ type: "start" }));
 $("call-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const claim = $("call").value.trim();
-  if (claim && !barred) send({ type: "call", claim });
+  if (claim && !barred && turn) send({ type: "call", turn: turn.turn, claim });
 });
 $("pass").addEventListener("click", () => {
-  send({ type: "pass" });
+  if (turn) send({ type: "pass", turn: turn.turn });
   $("call-form").hidden = true;
 });
 $("next").addEventListener("click", () => {

@@ -21,11 +21,10 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 
 use prime_solve::game::{CallBook, Endgame, Model};
-use prime_solve::room::{MAX_MESSAGE, decode};
+use prime_solve::room::{GameOverView, MAX_MESSAGE, RoomMade, SeatTaken, ServerMessage, decode};
 use prime_solve::{Budget, Rules};
 
 use super::Shared;
@@ -218,26 +217,39 @@ impl Rooms {
 
     /// Appends a finished game to the record, one line written whole and
     /// synced, so that a crash loses no finished game.
-    async fn record(&self, over: &serde_json::Value, code: &str, settings: &Settings) {
+    async fn record(&self, over: &GameOverView, code: &str, settings: &Settings) {
         let Some(path) = self.record.clone() else {
             return;
         };
-        let line = json!({
-            "code": code,
-            "finished": std::time::SystemTime::now()
+        let line = RecordLine {
+            code,
+            finished: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
-            "rule_set": settings.rules.name(),
-            "seats": settings.seats,
-            "bots": settings.bots.iter().map(|m| m.name.to_string()).collect::<Vec<_>>(),
-            "endgame": settings.endgame.name(),
-            "game": over,
-        })
-        .to_string()
-            + "\n";
+            rule_set: settings.rules.name(),
+            seats: settings.seats,
+            bots: settings.bots.iter().map(|m| m.name.to_string()).collect(),
+            endgame: settings.endgame.name(),
+            game: &ServerMessage::GameOver(over.clone()),
+        };
+        let line = serde_json::to_string(&line).unwrap_or_default() + "\n";
         let _guard = self.writing.lock().await;
         let _ = tokio::task::spawn_blocking(move || append(&path, line.as_bytes())).await;
     }
+}
+
+/// One finished game in the record.
+#[derive(serde::Serialize)]
+struct RecordLine<'a> {
+    code: &'a str,
+    /// Seconds since 1970.
+    finished: u64,
+    rule_set: String,
+    seats: usize,
+    bots: Vec<String>,
+    endgame: &'static str,
+    /// The `game_over` message, as the room sent it.
+    game: &'a ServerMessage,
 }
 
 /// Appends `bytes` to `path` in one write, then syncs it.
@@ -474,9 +486,13 @@ pub(super) async fn create(
     tokio::spawn(room::run(room, rx));
     json_response(
         StatusCode::CREATED,
-        json!({"code": code, "seat": 0, "token": token.to_string(), "link": format!("/room/{code}")})
-            .to_string()
-            + "\n",
+        RoomMade {
+            link: format!("/room/{code}"),
+            code,
+            seat: 0,
+            token: token.to_string(),
+        }
+        .text(),
     )
 }
 
@@ -507,7 +523,11 @@ pub(super) async fn join(
     match answer.await {
         Ok(Ok((seat, token))) => json_response(
             StatusCode::OK,
-            json!({"seat": seat, "token": token.to_string()}).to_string() + "\n",
+            SeatTaken {
+                seat,
+                token: token.to_string(),
+            }
+            .text(),
         ),
         Ok(Err(JoinError::Full)) => refuse(StatusCode::CONFLICT, "every seat is taken"),
         Ok(Err(JoinError::Started)) => refuse(StatusCode::CONFLICT, "the game has started"),
@@ -647,7 +667,7 @@ async fn connection(
                 };
                 if let Some(error) = fault {
                     faults += 1;
-                    let text = json!({"type": "error", "error": error}).to_string();
+                    let text = ServerMessage::error(error).text();
                     if ws.send(Message::Text(text.into())).await.is_err() || faults >= MAX_FAULTS {
                         break;
                     }

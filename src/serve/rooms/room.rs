@@ -1,29 +1,31 @@
 //! One game room: a task that owns the room's seats, its connections and
 //! its game, and takes one command at a time from its channel, so that no
 //! lock is held and no two calls race inside it. The game is the library's
-//! own (`game::Live` with people in several seats: the deal, the models,
-//! the referee, the turn's resolution); the room adds the clock, the
-//! people's pace between turns, seats that leave and come back, and what
-//! every connection is told.
+//! driver (`game::Live` with people in several seats: the deal, the
+//! models, the referee, each turn's resolution, the end and its winner);
+//! the room adds the clock, the people's pace between turns, seats that
+//! leave and come back, and what every connection is told, in the
+//! protocol's messages (`prime_solve::room`).
 //!
-//! One concern, kept in one file: the life of a room, from its lobby
-//! through its games to its end.
+//! The file holds the room's life, from its lobby through its games to
+//! its end.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use serde_json::json;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::sleep_until;
 
 use prime_solve::game::{
-    CallBook, Duel, Endgame, Game, Live, Made, Model, Multi, Outcome, Round, Setup, Timing,
+    self, Burial, CallBook, Duel, Endgame, Ending, Ends, Event, Game, GameOver, Live, Model, Multi,
+    Setup, Stage, Timing,
 };
 use prime_solve::practice::face;
-use prime_solve::report::json::Integer;
-use prime_solve::room::ClientMessage;
-use prime_solve::{Rng, Rules, Solver, Style};
+use prime_solve::room::{
+    ClientMessage, GameOverView, RecordView, RoomState, SeatView, ServerMessage, SettingsView,
+    TurnView, VerdictView,
+};
+use prime_solve::{Rng, Rules, Style};
 
 use super::Rooms;
 use super::secret::Token;
@@ -169,23 +171,10 @@ pub(crate) struct Room {
     this_turn: Vec<Arc<str>>,
     /// Seats that have pressed "next".
     ready: Vec<usize>,
-    over: Option<serde_json::Value>,
+    over: Option<GameOverView>,
     rooms: Arc<Rooms>,
     created: Instant,
     games: u32,
-}
-
-/// A seat as everyone sees it: never its token.
-#[derive(Serialize)]
-struct SeatView<'a> {
-    seat: usize,
-    name: &'a str,
-    kind: &'static str,
-    model: Option<&'a str>,
-    taken: bool,
-    connected: bool,
-    away: bool,
-    held: Option<usize>,
 }
 
 impl Room {
@@ -246,15 +235,15 @@ impl Room {
             .collect()
     }
 
-    fn seat_views(&self, held: Option<&[usize]>) -> Vec<SeatView<'_>> {
+    fn seat_views(&self, held: Option<&[usize]>) -> Vec<SeatView> {
         self.seats
             .iter()
             .enumerate()
             .map(|(i, s)| SeatView {
                 seat: i,
-                name: &s.name,
+                name: s.name.clone(),
                 kind: if s.model.is_some() { "bot" } else { "person" },
-                model: s.model.as_ref().map(|m| m.name.as_ref()),
+                model: s.model.as_ref().map(|m| m.name.to_string()),
                 taken: s.taken,
                 connected: s.connected > 0,
                 away: s.away,
@@ -265,8 +254,8 @@ impl Room {
 
     /// Sends `message` to every connection; one too slow to take it is
     /// dropped.
-    fn broadcast(&mut self, message: &serde_json::Value) {
-        let text: Arc<str> = Arc::from(message.to_string());
+    fn broadcast(&mut self, message: &ServerMessage) {
+        let text: Arc<str> = Arc::from(message.text());
         self.send_all(&text);
     }
 
@@ -282,8 +271,8 @@ impl Room {
         }
     }
 
-    fn tell(&mut self, conn: u64, message: &serde_json::Value) {
-        let text: Arc<str> = Arc::from(message.to_string());
+    fn tell(&mut self, conn: u64, message: &ServerMessage) {
+        let text: Arc<str> = Arc::from(message.text());
         let full = self
             .conns
             .iter()
@@ -295,18 +284,20 @@ impl Room {
     }
 
     fn error(&mut self, conn: u64, error: &str) {
-        self.tell(conn, &json!({"type": "error", "error": error}));
+        self.tell(conn, &ServerMessage::error(error));
     }
 
     /// Remembers a message of this turn and sends it to everyone.
-    fn say(&mut self, message: &serde_json::Value) {
-        let text: Arc<str> = Arc::from(message.to_string());
+    fn say(&mut self, message: &ServerMessage) {
+        let text: Arc<str> = Arc::from(message.text());
         self.this_turn.push(Arc::clone(&text));
         self.send_all(&text);
     }
 
-    fn seats_message(&self, held: Option<&[usize]>) -> serde_json::Value {
-        json!({"type": "seats", "seats": self.seat_views(held)})
+    fn seats_message(&self, held: Option<&[usize]>) -> ServerMessage {
+        ServerMessage::Seats {
+            seats: self.seat_views(held),
+        }
     }
 
     fn phase_name(&self) -> &'static str {
@@ -319,31 +310,38 @@ impl Room {
     }
 
     /// The whole room, for a connection that has just come in.
-    fn state(&self, seat: Option<usize>, held: Option<&[usize]>) -> serde_json::Value {
+    fn state(&self, seat: Option<usize>, held: Option<&[usize]>) -> ServerMessage {
         let s = &self.settings;
-        json!({
-            "type": "state",
-            "code": self.code,
-            "you": seat,
-            "host": seat == Some(0),
-            "phase": self.phase_name(),
-            "seats": self.seat_views(held),
-            "rule_set": s.rules.name(),
-            "rules": prime_solve::report::json::rules(&s.rules),
-            "settings": {
-                "seats": s.seats,
-                "endgame": s.endgame.name(),
-                "pause": s.pause.map(|d| d.as_secs()),
-                "limit": s.limit.as_secs(),
-                "away": s.away.as_secs(),
-                "away_as": s.away_model.as_ref().map_or("pass", |m| m.name.as_ref()),
-                "window_ms": s.window_ms,
-                "turns": s.turns,
+        ServerMessage::State(RoomState {
+            code: self.code.clone(),
+            you: seat,
+            host: seat == Some(0),
+            phase: self.phase_name(),
+            seats: self.seat_views(held),
+            rule_set: s.rules.name(),
+            rules: serde_json::to_value(prime_solve::report::json::rules(&s.rules))
+                .unwrap_or_default(),
+            settings: SettingsView {
+                seats: s.seats,
+                endgame: s.endgame.name(),
+                pause: s.pause.map(|d| d.as_secs()),
+                limit: s.limit.as_secs(),
+                away: s.away.as_secs(),
+                away_as: s
+                    .away_model
+                    .as_ref()
+                    .map_or_else(|| "pass".to_string(), |m| m.name.to_string()),
+                window_ms: s.window_ms,
+                turns: s.turns,
             },
-            "ready": self.ready,
-            "link": self.rooms.lan.get().map(|host| format!("http://{host}/room/{}", self.code)),
-            "game_over": self.over,
-            "games": self.games,
+            ready: self.ready.clone(),
+            link: self
+                .rooms
+                .lan
+                .get()
+                .map(|host| format!("http://{host}/room/{}", self.code)),
+            game_over: self.over.clone(),
+            games: self.games,
         })
     }
 
@@ -390,7 +388,7 @@ impl Room {
             self.seats[s].connected += 1;
             self.seats[s].gone = None;
         }
-        let mut first = vec![Arc::from(self.state(seat, held).to_string())];
+        let mut first = vec![Arc::from(self.state(seat, held).text())];
         first.extend(self.this_turn.iter().cloned());
         for text in first {
             // A fresh queue holds the state and a turn's messages.
@@ -498,7 +496,7 @@ pub(crate) async fn run(mut room: Room, mut rx: mpsc::Receiver<Command>) {
     room.rooms.remove(&room.code);
     for c in std::mem::take(&mut room.conns) {
         let _ = c.out.try_send(Arc::from(
-            json!({"type": "error", "error": "the room has closed"}).to_string(),
+            ServerMessage::error("the room has closed").text(),
         ));
     }
 }
@@ -534,8 +532,7 @@ async fn lobby_and_games(room: &mut Room, rx: &mut mpsc::Receiver<Command>) {
             }
         };
         let settings = room.settings.clone();
-        let preparing = json!({"type": "preparing"});
-        room.broadcast(&preparing);
+        room.broadcast(&ServerMessage::Preparing);
         let book = match room.rooms.book(settings.rules, settings.seats).await {
             Ok(book) => book,
             Err(e) => {
@@ -560,11 +557,10 @@ fn seat_models(room: &Room) -> Vec<Model> {
         .collect()
 }
 
-/// Plays one game; `false` when the room ends during it.
-async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &CallBook) -> bool {
-    let settings = room.settings.clone();
-    // Each game's deal from the operating system's random source (the
-    // clock, should it fail).
+/// A new game on the library's driver, dealt from the operating system's
+/// random source (the clock, should it fail).
+fn new_game<'a>(room: &Room, book: &'a CallBook) -> Live<'a> {
+    let settings = &room.settings;
     let seed = getrandom::u64().unwrap_or_else(|_| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -582,310 +578,376 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
     };
     let setup = Setup::new(book, seat_models(room), settings.rules.faces, timing);
     let limit_ms = u32::try_from(settings.limit.as_millis()).unwrap_or(u32::MAX);
-    let mut live =
-        Live::new(setup, game, rng, settings.rules, limit_ms).with_people(&room.people());
-    let solver = Solver::new(settings.rules).ok();
+    Live::new(setup, game, rng, settings.rules, limit_ms)
+        .with_people(&room.people())
+        .with_ends(Ends {
+            max_turns: settings.turns.min(MAX_TURNS),
+            ..Ends::default()
+        })
+}
+
+/// Plays one game; `false` when the room ends during it.
+async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &CallBook) -> bool {
+    let mut live = new_game(room, book);
     room.games += 1;
     room.over = None;
     for s in &mut room.seats {
         s.away = false;
     }
-    let held = live.held();
-    let state = json!({"type": "start", "game": room.games, "seats": room.seat_views(Some(&held))});
-    room.broadcast(&state);
-    let reason = loop {
-        if live.game.record().turns >= settings.turns.min(MAX_TURNS) {
-            break "turns";
-        }
-        // People away long enough are played for, or pass; people back
-        // play again.
-        let now = Instant::now();
-        for s in room.people() {
-            let away = room.seats[s]
-                .gone
-                .is_some_and(|g| now.duration_since(g) >= settings.away);
-            if away != room.seats[s].away {
-                room.seats[s].away = away;
-                live.set_person(s, !(away && settings.away_model.is_some()));
-            }
-        }
-        if live.people.is_empty() || live.people_out() && live.game.stock().is_none() {
-            // Nobody left to wait for: the models finish the game.
-            let left = settings
-                .turns
-                .min(MAX_TURNS)
-                .saturating_sub(live.game.record().turns);
-            live.play_on(left);
-            break "played out";
-        }
-        let Some(mut round) = live.deal() else {
-            break "won";
-        };
-        room.phase = Phase::Turn;
+    let start = ServerMessage::Start {
+        game: room.games,
+        seats: room.seat_views(Some(&live.held())),
+    };
+    room.broadcast(&start);
+    loop {
+        hand_over_the_away(room, &mut live);
+        let dealt = live.deal();
         room.this_turn.clear();
         room.ready.clear();
-        let dealt = turn_message(&live, &round);
-        room.say(&dealt);
-        let start = Instant::now();
-        // Seats away that pass rather than be played for pass at once.
-        for s in room.people() {
-            if room.seats[s].away && live.pass(&mut round, s, 0).is_ok() {
-                let passed = json!({"type": "passed", "seat": s, "ms": 0});
-                room.say(&passed);
-            }
+        if live.stage() == Stage::Calling {
+            room.phase = Phase::Turn;
         }
-        // The models' calls are told as their times come (`round.bots`
-        // is by time); the people's as they arrive.
-        let mut told = 0;
-        loop {
-            let now_ms = ms_since(start);
-            let closes = live.closes_at(&round);
-            while let Some(&(seat, call)) = round.bots.get(told) {
-                if call.time_ms > now_ms.min(closes) {
-                    break;
-                }
-                let made = Made {
-                    seat,
-                    ms: call.time_ms,
-                    prime: Some(call.prime),
-                    claim: None,
-                    valid: call.valid,
-                    fault: None,
-                };
-                let v = verdict_message(room, &round, &made, solver.as_ref());
-                room.say(&v);
-                told += 1;
-            }
-            if now_ms >= closes {
-                break;
-            }
-            let next_bot = round
-                .bots
-                .iter()
-                .map(|(_, c)| c.time_ms)
-                .filter(|&t| t > now_ms)
-                .min()
-                .unwrap_or(u32::MAX)
-                .min(closes);
-            let wake = start + Duration::from_millis(u64::from(next_bot));
-            tokio::select! {
-                command = rx.recv() => {
-                    let Some(command) = command else { return false };
-                    let held = live.held();
-                    let Some((conn, at, message)) = room.handle(command, Some(&held)) else { continue };
-                    let Some(seat) = room.seat_of(conn).flatten() else {
-                        room.error(conn, "a table view cannot call");
-                        continue;
-                    };
-                    let ms = u32::try_from(at.saturating_duration_since(start).as_millis()).unwrap_or(u32::MAX);
-                    match message {
-                        ClientMessage::Call { claim } => {
-                            if ms > live.closes_at(&round) {
-                                room.error(conn, "too late: the cards have been decided");
-                                continue;
-                            }
-                            match live.call(&mut round, seat, ms, &claim) {
-                                Ok(()) => {
-                                    let made = round.calls_until(u32::MAX).into_iter().find(|c| c.seat == seat && c.claim.is_some());
-                                    if let Some(c) = made {
-                                        let v = verdict_message(room, &round, &c, solver.as_ref());
-                                        room.say(&v);
-                                    }
-                                }
-                                Err(e) => room.error(conn, &e.to_string()),
-                            }
-                        }
-                        ClientMessage::Pass => match live.pass(&mut round, seat, ms) {
-                            Ok(()) => {
-                                let passed = json!({"type": "passed", "seat": seat, "ms": ms});
-                                room.say(&passed);
-                            }
-                            Err(e) => room.error(conn, &e.to_string()),
-                        },
-                        ClientMessage::Next => room.error(conn, "the cards are still being called"),
-                        ClientMessage::Start => room.error(conn, "the game is on"),
-                        ClientMessage::Ping => {}
-                    }
-                }
-                () = sleep_until(wake.into()) => {}
-            }
+        room.tell_events(&live, &dealt, None);
+        if live.stage() == Stage::Calling && !calling(room, rx, &mut live).await {
+            return false;
         }
-        let done = live.finish(&round);
-        let held = live.held();
-        let stock = live.game.stock().map(<[u8]>::len);
-        let result = match &done.outcome {
-            Outcome::Win(seat) => {
-                let prime = done
-                    .calls
-                    .iter()
-                    .filter(|c| c.seat == *seat && c.valid)
-                    .filter_map(|c| c.prime)
-                    .max();
-                json!({"type": "won", "turn": round.turn, "seat": seat, "prime": prime.map(Integer), "held": held, "stock": stock})
-            }
-            Outcome::Tie(seats) => {
-                json!({"type": "buried", "turn": round.turn, "why": "tie", "seats": seats, "held": held, "stock": stock})
-            }
-            Outcome::NoCall => {
-                json!({"type": "buried", "turn": round.turn, "why": if done.impossible { "no prime" } else { "no call" }, "seats": round.shown.seats, "held": held, "stock": stock})
-            }
-        };
-        room.say(&result);
-        // The people set the pace: the next cards come when everyone
-        // present has pressed next, or after the host's pause.
+        if live.stage() == Stage::Over {
+            break;
+        }
         room.phase = Phase::Between;
-        let pause_ends = settings.pause.map(|p| Instant::now() + p);
-        loop {
-            // Those present who still hold cards: a player out of the game
-            // holds up no one.
-            let present = room.present();
-            let held = live.held();
-            let gate = present.iter().filter(|&&s| held[s] > 0);
-            if !present.is_empty() && gate.clone().all(|s| room.ready.contains(s)) {
-                break;
-            }
-            // With nobody present the game waits for someone to come back
-            // (or the room to end); with people present, for their next or
-            // the host's pause.
-            let wake = if present.is_empty() {
-                room.ends_at()
-            } else {
-                pause_ends.map_or_else(|| room.ends_at(), |p| p.min(room.ends_at()))
-            };
-            tokio::select! {
-                command = rx.recv() => {
-                    let Some(command) = command else { return false };
-                    let held = live.held();
-                    let Some((conn, _, message)) = room.handle(command, Some(&held)) else { continue };
-                    let Some(seat) = room.seat_of(conn).flatten() else { continue };
-                    match message {
-                        ClientMessage::Next => {
-                            if !room.ready.contains(&seat) {
-                                room.ready.push(seat);
-                                let ready = json!({"type": "ready", "ready": room.ready});
-                                room.broadcast(&ready);
-                            }
-                        }
-                        ClientMessage::Call { .. } | ClientMessage::Pass => {
-                            room.error(conn, "between turns: press next for the next cards");
-                        }
-                        ClientMessage::Start => room.error(conn, "the game is on"),
-                        ClientMessage::Ping => {}
-                    }
-                }
-                () = sleep_until(wake.into()) => {
-                    let now = Instant::now();
-                    if now >= room.ends_at() { return false; }
-                    if !room.present().is_empty() && pause_ends.is_some_and(|p| now >= p) { break; }
-                }
-            }
+        if !between(room, rx, &mut live).await {
+            return false;
         }
-    };
+    }
     room.phase = Phase::Over;
     room.this_turn.clear();
-    let over = game_over(room, &live, reason);
-    room.over = Some(over.clone());
-    room.broadcast(&over);
-    room.rooms.record(&over, &room.code, &settings).await;
+    if let Some(over) = room.over.clone() {
+        room.rooms.record(&over, &room.code, &room.settings).await;
+    }
     true
+}
+
+/// People away long enough are played for, or pass; people back play
+/// again, from the next cards.
+fn hand_over_the_away(room: &mut Room, live: &mut Live) {
+    let now = Instant::now();
+    let away_after = room.settings.away;
+    let played_for = room.settings.away_model.is_some();
+    for s in room.people() {
+        let away = room.seats[s]
+            .gone
+            .is_some_and(|g| now.duration_since(g) >= away_after);
+        if away != room.seats[s].away {
+            room.seats[s].away = away;
+            live.set_person(s, !(away && played_for));
+        }
+    }
+}
+
+/// The cards on the table, until the calls stop counting: the models'
+/// calls told as their times come, the people's as they arrive; `false`
+/// when the room ends meanwhile.
+async fn calling(room: &mut Room, rx: &mut mpsc::Receiver<Command>, live: &mut Live<'_>) -> bool {
+    let start = Instant::now();
+    let turn = live.turn();
+    // Seats away that pass rather than be played for pass at once.
+    for s in room.people() {
+        if room.seats[s].away
+            && let Ok(events) = live.pass(s, turn, 0)
+        {
+            room.tell_events(live, &events, None);
+        }
+    }
+    while live.stage() == Stage::Calling {
+        let events = live.tick(ms_since(start));
+        room.tell_events(live, &events, None);
+        let Some(wake) = live.wakes_at() else { break };
+        let wake = start + Duration::from_millis(u64::from(wake));
+        tokio::select! {
+            command = rx.recv() => {
+                let Some(command) = command else { return false };
+                let held = live.held();
+                let Some((conn, at, message)) = room.handle(command, Some(&held)) else { continue };
+                let ms = u32::try_from(at.saturating_duration_since(start).as_millis()).unwrap_or(u32::MAX);
+                room.take(live, conn, ms, message);
+            }
+            () = sleep_until(wake.into()) => {}
+        }
+    }
+    true
+}
+
+/// Between combinations: the next cards come when everyone present who
+/// still holds cards has pressed next, or after the host's pause; `false`
+/// when the room ends meanwhile.
+async fn between(room: &mut Room, rx: &mut mpsc::Receiver<Command>, live: &mut Live<'_>) -> bool {
+    let pause_ends = room.settings.pause.map(|p| Instant::now() + p);
+    loop {
+        // Those present who still hold cards: a player out of the game
+        // holds up no one.
+        let present = room.present();
+        let held = live.held();
+        let gate = present.iter().filter(|&&s| held[s] > 0);
+        if !present.is_empty() && gate.clone().all(|s| live.ready_seats().contains(s)) {
+            return true;
+        }
+        // With nobody present the game waits for someone to come back (or
+        // the room to end); with people present, for their next or the
+        // host's pause.
+        let wake = if present.is_empty() {
+            room.ends_at()
+        } else {
+            pause_ends.map_or_else(|| room.ends_at(), |p| p.min(room.ends_at()))
+        };
+        tokio::select! {
+            command = rx.recv() => {
+                let Some(command) = command else { return false };
+                let held = live.held();
+                let Some((conn, _, message)) = room.handle(command, Some(&held)) else { continue };
+                room.take(live, conn, 0, message);
+            }
+            () = sleep_until(wake.into()) => {
+                let now = Instant::now();
+                if now >= room.ends_at() { return false; }
+                if !room.present().is_empty() && pause_ends.is_some_and(|p| now >= p) { return true; }
+            }
+        }
+    }
+}
+
+impl Room {
+    /// A player's message during a game, at `ms` after the cards were
+    /// shown: the driver takes it or says why not.
+    fn take(&mut self, live: &mut Live, conn: u64, ms: u32, message: ClientMessage) {
+        let Some(seat) = self.seat_of(conn).flatten() else {
+            self.error(conn, "a table view cannot call");
+            return;
+        };
+        let taken = match message {
+            ClientMessage::Call { turn, claim } => live.call(seat, turn, ms, &claim),
+            ClientMessage::Pass { turn } => live.pass(seat, turn, ms),
+            ClientMessage::Next => {
+                match live.ready(seat) {
+                    Some(ready) => {
+                        self.ready = live.ready_seats().to_vec();
+                        self.tell_events(live, &[ready], None);
+                    }
+                    None if live.stage() == Stage::Calling => {
+                        self.error(conn, "the cards are still being called");
+                    }
+                    None => {}
+                }
+                return;
+            }
+            ClientMessage::Start => {
+                self.error(conn, "the game is on");
+                return;
+            }
+            ClientMessage::Ping => return,
+        };
+        match taken {
+            Ok(events) => self.tell_events(live, &events, Some(conn)),
+            Err(e) => {
+                let turn = match e {
+                    game::Refused::TooLate { turn } | game::Refused::NotDealt { turn } => {
+                        Some(turn)
+                    }
+                    _ => None,
+                };
+                let error = ServerMessage::Error {
+                    error: e.to_string(),
+                    turn,
+                };
+                self.tell(conn, &error);
+            }
+        }
+    }
+
+    /// Tells the driver's events: to everyone, remembered for the turn,
+    /// but a claim that could not be read, which only `caller` is told.
+    fn tell_events(&mut self, live: &Live, events: &[Event], caller: Option<u64>) {
+        let mut called: Option<(usize, u32, Option<String>)> = None;
+        for e in events {
+            let message = match e {
+                Event::Called {
+                    seat, ms, claim, ..
+                } => {
+                    called = Some((*seat, *ms, claim.clone()));
+                    continue;
+                }
+                Event::Ruled {
+                    turn,
+                    seat,
+                    valid,
+                    value,
+                    fault,
+                    witness,
+                } => {
+                    let (ms, claim) = match called.take() {
+                        Some((s, ms, claim)) if s == *seat => (ms, claim),
+                        _ => (0, None),
+                    };
+                    let witness = match (&claim, valid) {
+                        (Some(claim), true) => Some(claim.clone()),
+                        _ => witness.as_ref().map(|w| w.render(Style::UNICODE)),
+                    };
+                    ServerMessage::Verdict(VerdictView {
+                        turn: *turn,
+                        seat: *seat,
+                        name: self.seats[*seat].name.clone(),
+                        ms,
+                        claim,
+                        valid: *valid,
+                        value: value.and_then(|v| u64::try_from(v).ok()),
+                        fault: match (fault, valid) {
+                            (Some(f), _) => Some(f.to_string()),
+                            (None, false) => Some("a miscalculation".to_string()),
+                            (None, true) => None,
+                        },
+                        witness,
+                    })
+                }
+                Event::NotACall {
+                    turn, claim, why, ..
+                } => {
+                    let message = ServerMessage::NotACall {
+                        turn: *turn,
+                        claim: claim.clone(),
+                        why: why.to_string(),
+                    };
+                    if let Some(conn) = caller {
+                        self.tell(conn, &message);
+                    }
+                    continue;
+                }
+                Event::Ready { ready } => {
+                    self.broadcast(&ServerMessage::Ready {
+                        ready: ready.clone(),
+                    });
+                    continue;
+                }
+                Event::Over(over) => {
+                    let view = self.game_over(over);
+                    self.over = Some(view.clone());
+                    self.phase = Phase::Over;
+                    self.broadcast(&ServerMessage::GameOver(view));
+                    continue;
+                }
+                other => match turn_or_result(live, other) {
+                    Some(message) => message,
+                    None => continue,
+                },
+            };
+            self.say(&message);
+        }
+    }
+
+    /// Who won, and each seat's record.
+    fn game_over(&self, over: &GameOver) -> GameOverView {
+        let reason = match over.ending {
+            _ if over.played_out => "played out",
+            Ending::Rules(_) => "won",
+            Ending::Turns => "turns",
+            Ending::Target => "target",
+            Ending::CalledOff => "ended",
+        };
+        let records = over
+            .records
+            .iter()
+            .enumerate()
+            .map(|(s, t)| RecordView {
+                seat: s,
+                name: self.seats[s].name.clone(),
+                held: over.held[s],
+                won: t.won,
+                valid: t.valid,
+                wrong: t.wrong,
+                passes: t.passes,
+                median_ms: t.median_ms(),
+                best: t.best.and_then(|b| u64::try_from(b).ok()),
+            })
+            .collect();
+        GameOverView {
+            game: self.games,
+            reason,
+            winner: over.winner,
+            turns: over.turns,
+            records,
+        }
+    }
+}
+
+/// The cards turned, a pass, and how a combination ended, as the room
+/// says them.
+fn turn_or_result(live: &Live, e: &Event) -> Option<ServerMessage> {
+    Some(match e {
+        Event::Dealt {
+            turn,
+            shown,
+            hand,
+            held,
+            stock,
+            ..
+        } => {
+            let cards: Vec<prime_solve::Card> = shown
+                .cards
+                .iter()
+                .map(|&id| live.setup().card(id))
+                .collect();
+            ServerMessage::Turn(TurnView {
+                turn: *turn,
+                cards: cards.iter().map(|&c| face(c, Style::UNICODE)).collect(),
+                tokens: cards.iter().map(|&c| face(c, Style::ASCII)).collect(),
+                values: prime_solve::practice::counted(&cards, live.rules().faces)
+                    .unwrap_or_default(),
+                owners: shown.owners.clone(),
+                seats: shown.seats.clone(),
+                hand: hand.map(|h| h.values()),
+                limit_ms: live.limit_ms(),
+                held: held.clone(),
+                stock: *stock,
+            })
+        }
+        Event::Passed { turn, seat, ms } => ServerMessage::Passed {
+            turn: *turn,
+            seat: *seat,
+            ms: *ms,
+        },
+        Event::Won {
+            turn,
+            seat,
+            prime,
+            held,
+            stock,
+            ..
+        } => ServerMessage::Won {
+            turn: *turn,
+            seat: *seat,
+            prime: u64::try_from(*prime).ok(),
+            held: held.clone(),
+            stock: *stock,
+        },
+        Event::Buried {
+            turn,
+            why,
+            seats,
+            held,
+            stock,
+        } => ServerMessage::Buried {
+            turn: *turn,
+            why: match why {
+                Burial::Tie => "tie",
+                Burial::NoCall => "no call",
+                Burial::NoPrime => "no prime",
+            },
+            seats: seats.clone(),
+            held: held.clone(),
+            stock: *stock,
+        },
+        _ => return None,
+    })
 }
 
 fn ms_since(start: Instant) -> u32 {
     u32::try_from(start.elapsed().as_millis()).unwrap_or(u32::MAX)
-}
-
-/// The cards turned: as shown, as typed, what they count, who turned them.
-fn turn_message(live: &Live, round: &Round) -> serde_json::Value {
-    let cards: Vec<prime_solve::Card> = round
-        .shown
-        .cards
-        .iter()
-        .map(|&id| live.setup.card(id))
-        .collect();
-    json!({
-        "type": "turn",
-        "turn": round.turn,
-        "cards": cards.iter().map(|&c| face(c, Style::UNICODE)).collect::<Vec<_>>(),
-        "tokens": cards.iter().map(|&c| face(c, Style::ASCII)).collect::<Vec<_>>(),
-        "values": prime_solve::practice::counted(&cards, live.rules.faces).unwrap_or_default(),
-        "owners": round.shown.owners,
-        "seats": round.shown.seats,
-        "hand": round.hand.map(|h| h.values()),
-        "limit_ms": live.limit_ms,
-        "held": live.held(),
-        "stock": live.game.stock().map(<[u8]>::len),
-    })
-}
-
-/// A call and the referee's ruling: a person's words and fault, or a
-/// model's prime with its simplest witness.
-fn verdict_message(
-    room: &Room,
-    round: &Round,
-    c: &Made,
-    solver: Option<&Solver>,
-) -> serde_json::Value {
-    let witness = match (&c.claim, c.valid, c.prime, round.hand) {
-        (Some(claim), true, _, _) => Some(claim.clone()),
-        (None, true, Some(p), Some(hand)) => solver
-            .and_then(|s| s.solve_primes(hand).ok())
-            .and_then(|s| s.witness(p).map(|e| e.shown(s.rules().max_value)))
-            .map(|e| e.render(Style::UNICODE)),
-        _ => None,
-    };
-    let fault = match (&c.fault, c.valid) {
-        (Some(f), _) => Some(f.to_string()),
-        (None, false) => Some("a miscalculation".to_string()),
-        (None, true) => None,
-    };
-    json!({
-        "type": "verdict",
-        "turn": round.turn,
-        "seat": c.seat,
-        "name": room.seats[c.seat].name,
-        "ms": c.ms,
-        "claim": c.claim,
-        "valid": c.valid,
-        "value": c.prime.map(Integer),
-        "fault": fault,
-        "witness": witness,
-    })
-}
-
-/// Who won, and each seat's record.
-fn game_over(room: &Room, live: &Live, reason: &str) -> serde_json::Value {
-    let held = live.held();
-    let record = live.game.record();
-    let winner = record.winner.or_else(|| {
-        // Called off: the most cards wins.
-        let most = held.iter().max().copied()?;
-        (held.iter().filter(|&&h| h == most).count() == 1)
-            .then(|| held.iter().position(|&h| h == most))?
-    });
-    let records: Vec<serde_json::Value> = (0..room.seats.len())
-        .map(|s| {
-            let t = live.tally(s);
-            let mut times = t.times.clone();
-            times.sort_unstable();
-            json!({
-                "seat": s,
-                "name": room.seats[s].name,
-                "held": held[s],
-                "won": t.won,
-                "valid": t.valid,
-                "wrong": t.wrong,
-                "passes": t.passes,
-                "median_ms": prime_solve::median(&times),
-                "best": t.best.map(Integer),
-            })
-        })
-        .collect();
-    json!({
-        "type": "game_over",
-        "game": room.games,
-        "reason": reason,
-        "winner": winner,
-        "turns": record.turns,
-        "records": records,
-    })
 }
