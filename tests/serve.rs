@@ -143,7 +143,12 @@ fn the_referee_answers_what_the_command_prints() {
         assert_eq!(status, 200, "{path}");
         let mut args = args;
         args.extend(["--format", "json"]);
-        assert_eq!(body, cli(&args), "{path}");
+        // The hint in plain words where the command line names its flag.
+        let plain = cli(&args).replace(
+            " (use --juxtapose)",
+            " (allowed with the house rule cards side by side)",
+        );
+        assert_eq!(body, plain, "{path}");
     }
     let (status, body) = server.ask(
         "POST",
@@ -177,7 +182,7 @@ fn every_refusal_is_json_with_its_status() {
     for (path, says) in [
         (
             "/api/v1/query?cards=4,6,8&faces=royal",
-            "invalid value 'royal'",
+            "faces: `royal` is not a face rule: give five, rank or suit",
         ),
         (
             "/api/v1/query?cards=4,6,8&bogus=1",
