@@ -639,6 +639,7 @@ fn shares_of_heavy_searches_policy_and_compression() {
     }
     for path in [
         "/",
+        "/common.js",
         "/app.js",
         "/practice.js",
         "/style.css",

@@ -74,6 +74,7 @@ const MAX_BODY: usize = 16 << 10;
 /// The page, embedded in the binary: nothing to deploy, no request that
 /// leaves the machine.
 const PAGE: &str = include_str!("page/index.html");
+const COMMON: &str = include_str!("page/common.js");
 const SCRIPT: &str = include_str!("page/app.js");
 const PRACTICE: &str = include_str!("page/practice.js");
 const STYLE: &str = include_str!("page/style.css");
@@ -172,8 +173,9 @@ fn print(text: &str) -> Result<()> {
 
 /// The page's files: path, body, type. A room's page answers at
 /// `/room/CODE` and `/room/CODE/table`.
-const FILES: [(&str, &str, &str); 10] = [
+const FILES: [(&str, &str, &str); 11] = [
     ("/", PAGE, "text/html; charset=utf-8"),
+    ("/common.js", COMMON, "text/javascript; charset=utf-8"),
     ("/app.js", SCRIPT, "text/javascript; charset=utf-8"),
     ("/practice.js", PRACTICE, "text/javascript; charset=utf-8"),
     ("/style.css", STYLE, "text/css; charset=utf-8"),
