@@ -93,6 +93,45 @@ fn the_server_and_the_command_line_import_nothing_of_each_other() {
     assert!(!names_module("use crate::{client};", "cli"));
 }
 
+/// The page's screens read no card and work out no figure of their own:
+/// the cards come as the server wrote them, the drill's summary from the
+/// server, and what the screens share is in `common.js`.
+#[test]
+fn the_pages_screens_read_no_card_and_sum_nothing_up() {
+    let page = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/serve/page");
+    let common = fs::read_to_string(page.join("common.js")).unwrap();
+    for shared in [
+        "export function el(",
+        "export function cardView(",
+        "export function verdictLine(",
+    ] {
+        assert!(common.contains(shared), "common.js lacks {shared}");
+    }
+    for screen in ["app.js", "practice.js"] {
+        let text = fs::read_to_string(page.join(screen)).unwrap();
+        assert!(
+            text.contains("from \"/common.js\""),
+            "{screen} does not use common.js"
+        );
+        for own in [
+            "function el(",
+            "function median(",
+            "sort((a, b) => a - b)",
+            "JOKER",
+            "[SHCD",
+            "split(/[\\s,",
+            ".reduce(",
+        ] {
+            assert!(!text.contains(own), "{screen} has {own} of its own");
+        }
+    }
+    let worker = fs::read_to_string(page.join("sw.js")).unwrap();
+    assert!(
+        worker.contains("\"/common.js\""),
+        "sw.js does not keep common.js"
+    );
+}
+
 /// A server on a free port, stopped when dropped.
 struct Server {
     child: Child,

@@ -610,6 +610,27 @@ fn a_practice_round_is_ruled_and_scored() {
     let pass = round(r#"{"cards": "4 6 8", "ms": 30000}"#);
     assert!(pass["verdict"].is_null());
     assert_eq!(pass["score"], 0);
+    // The drill summed up by the server, as `practice` sums one up.
+    let (status, text) = server.ask(
+        "POST",
+        "/api/v1/practice/summary",
+        br#"{"rounds": [{"valid": true, "ms": 1500, "score": 29}, {"valid": false, "ms": 30000, "score": 0}, {"valid": true, "ms": 4100, "score": 24}]}"#,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        json(&text),
+        serde_json::json!({"schema": 1, "rounds": 3, "correct": 2, "score": 53, "median_ms": 1500, "worst_ms": 4100})
+    );
+    for bad in [
+        r#"{"rounds": [{"valid": true, "ms": 99999999999, "score": 29}]}"#,
+        r#"{"rounds": [{"valid": true, "ms": 10, "score": 31}]}"#,
+        r#"{"rounds": [{"valid": true}]}"#,
+        r#"{"rounds": [], "extra": 1}"#,
+        r#"[]"#,
+    ] {
+        let (status, body) = server.ask("POST", "/api/v1/practice/summary", bad.as_bytes());
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
     for bad in [
         r#"{"cards": "4 6 8", "claim": "3", "ms": -1}"#,
         r#"{"cards": "4 6 8", "claim": "3", "ms": 99999999999}"#,
