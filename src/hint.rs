@@ -23,7 +23,8 @@ use crate::rules::{Faces, HouseRule, MAX_FUNCTION_DEPTH};
 /// assert_eq!(hint, Hint::Allow(HouseRule::Juxtapose));
 /// assert_eq!(
 ///     format!("{fault}{hint}"),
-///     "juxtaposing cards is not allowed (allowed with the house rule cards side by side)"
+///     "78 is not a card in the hand (5 7 8): juxtaposing cards is not allowed \
+///      (allowed with the house rule cards side by side)"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

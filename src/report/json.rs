@@ -1,7 +1,9 @@
 //! Machine-readable summaries (`--format json`, and the HTTP API's
 //! answers): one vocabulary for every command and endpoint, each object a
-//! `Serialize` struct whose fields are written in the order declared. Every top-level object carries `schema` (the
-//! version of this layout). A probability or mean is an object
+//! `Serialize` struct whose fields are written in the order declared.
+//! Every top-level object carries `schema` (the version of this layout),
+//! but for the JSON Lines of `practice` and a refusal's `{"error": ...}`.
+//! A probability or mean is an object
 //! `{"fraction": "10/2067", "value": 0.004838…}`: the exact fraction as a
 //! string and the nearest float. Integers are exact JSON numbers; those
 //! that can pass 2^53 (primes, values) are also given as decimal strings

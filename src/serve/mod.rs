@@ -10,7 +10,7 @@
 //! address's share, so that they cannot starve the light ones.
 //!
 //! - `api`: the query, the referee, the table and the crib;
-//! - `practice`: deals, the daily deal and a drill's rounds;
+//! - `practice`: deals, the daily deal, a drill's rounds and its summary;
 //! - `limit`: each address's share of heavy searches;
 //! - `conn`: each address's share of connections, and idle ones closed;
 //! - `lan`: this machine's address on the local network, as a QR code;
