@@ -100,6 +100,8 @@ pub enum RequestError {
     },
     #[error("functions names {} twice: list each of tri, fact, sqrt at most once", .0.name())]
     FunctionTwice(Func),
+    #[error("functions has an empty item: give a comma-separated list of tri, fact, sqrt")]
+    EmptyFunction,
     #[error("function-depth is the depth of functions: give functions=tri (or more) with it")]
     DepthWithoutFunctions,
     #[error("high-primes and max-prime cannot both be given: any prime, or a ceiling")]
@@ -391,6 +393,9 @@ fn whole(
 fn functions(list: &str) -> Result<Functions, RequestError> {
     let mut named: Vec<Func> = Vec::new();
     for item in list.split(',') {
+        if item.is_empty() {
+            return Err(RequestError::EmptyFunction);
+        }
         let Some(f) = Func::ALL.into_iter().find(|f| f.name() == item) else {
             return Err(RequestError::Value {
                 param: "functions",
@@ -452,7 +457,7 @@ mod tests {
             (r#"{"functions": "tri,tri"}"#, "functions names tri twice"),
             (
                 r#"{"functions": "tri,,fact"}"#,
-                "functions: `` is not a function",
+                "functions has an empty item",
             ),
             (
                 r#"{"function-depth": 2}"#,
