@@ -161,6 +161,22 @@ impl Card {
             .ok_or_else(bad)
     }
 
+    /// The card tokens of a hand as a player writes it, separated by
+    /// commas or white space (`4,6,8`, `QH 7C JK`, `4, 6, 8`): the one
+    /// reading of a hand's text, on the command line and over HTTP alike.
+    /// A `+` separates nothing: `QH+7C` is one token, and no card.
+    ///
+    /// ```
+    /// use prime_solve::Card;
+    /// let tokens: Vec<&str> = Card::tokens(" QH,7C\tJK ,, 4").collect();
+    /// assert_eq!(tokens, ["QH", "7C", "JK", "4"]);
+    /// assert_eq!(Card::tokens("QH+7C").collect::<Vec<_>>(), ["QH+7C"]);
+    /// ```
+    pub fn tokens(text: &str) -> impl Iterator<Item = &str> {
+        text.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+    }
+
     /// The value this card counts, or `None` for a Joker (it copies another).
     ///
     /// # Errors

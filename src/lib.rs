@@ -8,7 +8,8 @@
 //! [`analysis`] (sweeps of every hand a rule set deals), [`shard`] (a
 //! sweep split into parts for many machines), [`game`] (the
 //! simulator), [`practice`] (the drill), [`advise`] (the house-rule
-//! advisor), [`text`] (the words of messages) and, with the `report`
+//! advisor), [`request`] (a hand and its house rules as a program asks
+//! for them), [`text`] (the words of messages) and, with the `report`
 //! feature, [`report`] (the renderers).
 //!
 //! ```
@@ -36,6 +37,7 @@ mod engine;
 mod expr;
 pub mod game;
 mod hand;
+mod hint;
 mod pack;
 pub mod practice;
 mod prime;
@@ -43,6 +45,7 @@ mod ratio;
 mod referee;
 #[cfg(feature = "report")]
 pub mod report;
+pub mod request;
 mod rng;
 pub mod room;
 mod rules;
@@ -62,6 +65,7 @@ pub use engine::{
 };
 pub use expr::{Cost, Expr};
 pub use hand::{Hand, HandError, MAX_CARDS, MIN_CARDS};
+pub use hint::Hint;
 pub use pack::{JOKERS, MAX_CARD_VALUE};
 pub use prime::{is_prime, why_not_prime};
 pub use ratio::Ratio;

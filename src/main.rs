@@ -1,12 +1,44 @@
-//! The `prime-solve` command: a thin shell over the library.
+//! The `prime-solve` command: a thin shell over the library. The command
+//! line (`cli`) reads the arguments; `serve` is the server, and `main`
+//! chooses between them: neither knows the other.
 
 mod cli;
 #[cfg(feature = "serve")]
 mod serve;
 
-fn main() -> std::process::ExitCode {
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
     one_arena_under_an_address_space_limit();
-    cli::run()
+    let command = match cli::start() {
+        Ok(command) => command,
+        Err(refused) => return refused,
+    };
+    match command {
+        #[cfg(feature = "serve")]
+        cli::args::Command::Serve(args) => {
+            cli::conclude(serve::run(&server_config(&args)).map(|()| cli::Verdict::Yes))
+        }
+        command => cli::run(command),
+    }
+}
+
+/// `serve`'s arguments as the server's own configuration.
+#[cfg(feature = "serve")]
+fn server_config(args: &cli::args::ServeArgs) -> serve::Config {
+    serve::Config {
+        addr: args.addr,
+        lan: args.lan,
+        request_memory: args.request_memory,
+        time_limit: std::time::Duration::from_secs(args.time_limit),
+        heavy: usize::try_from(args.heavy).unwrap_or(1),
+        heavy_per_minute: args.heavy_per_minute,
+        connections_per_address: usize::try_from(args.connections_per_address)
+            .unwrap_or(usize::MAX),
+        max_rooms: usize::try_from(args.max_rooms).unwrap_or(usize::MAX),
+        rooms_per_minute: args.rooms_per_minute,
+        record: args.record.clone(),
+    }
 }
 
 /// Under `ulimit -v`, glibc's malloc would give threads arenas of their

@@ -264,27 +264,59 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(rounds: &[Round]) -> Summary {
-        let mut times: Vec<u64> = rounds
-            .iter()
-            .filter(|r| r.prime().is_some())
-            .map(|r| r.ms)
-            .collect();
+        let played: Vec<Played> = rounds.iter().map(Round::played).collect();
+        Summary::of_played(&played)
+    }
+
+    /// The summary of rounds kept as [`Played`]: by a front end that rules
+    /// each round apart (the page over HTTP) and sums the drill up at the
+    /// end.
+    ///
+    /// ```
+    /// use prime_solve::practice::{Played, Summary};
+    /// let s = Summary::of_played(&[
+    ///     Played { valid: true, ms: 1500, score: 29 },
+    ///     Played { valid: false, ms: 800, score: 0 },
+    ///     Played { valid: true, ms: 4100, score: 24 },
+    /// ]);
+    /// // The median is the lower middle, as everywhere (`prime_solve::median`).
+    /// assert_eq!((s.correct, s.score, s.median_ms), (2, 53, Some(1500)));
+    /// assert_eq!(s.missed, [1]);
+    /// ```
+    pub fn of_played(rounds: &[Played]) -> Summary {
+        let mut times: Vec<u64> = rounds.iter().filter(|r| r.valid).map(|r| r.ms).collect();
         times.sort_unstable();
-        let mut slowest: Vec<usize> = (0..rounds.len())
-            .filter(|&i| rounds[i].prime().is_some())
-            .collect();
+        let mut slowest: Vec<usize> = (0..rounds.len()).filter(|&i| rounds[i].valid).collect();
         slowest.sort_by_key(|&i| (std::cmp::Reverse(rounds[i].ms), i));
         slowest.truncate(3);
         Summary {
             rounds: rounds.len(),
-            correct: rounds.iter().filter(|r| r.prime().is_some()).count(),
+            correct: rounds.iter().filter(|r| r.valid).count(),
             median_ms: crate::stats::median(&times),
             worst_ms: times.last().copied(),
-            score: rounds.iter().map(Round::score).sum(),
-            missed: (0..rounds.len())
-                .filter(|&i| rounds[i].prime().is_none())
-                .collect(),
+            score: rounds.iter().map(|r| r.score).sum(),
+            missed: (0..rounds.len()).filter(|&i| !rounds[i].valid).collect(),
             slowest,
+        }
+    }
+}
+
+/// A round as a drill's summary counts it: whether the call was valid,
+/// how long it took, and its points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Played {
+    pub valid: bool,
+    pub ms: u64,
+    pub score: u64,
+}
+
+impl Round {
+    /// What the summary counts of this round.
+    pub fn played(&self) -> Played {
+        Played {
+            valid: self.prime().is_some(),
+            ms: self.ms,
+            score: self.score(),
         }
     }
 }

@@ -30,6 +30,7 @@ fn query_json_has_the_contracted_keys() {
         .success();
     let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(json["hand"], serde_json::json!([2, 3, 6]));
+    assert_eq!(json["cards"], serde_json::json!(["2", "3", "6"]));
     assert_eq!(json["rules"]["powers"], true);
     assert_eq!(json["highest_prime"], 67);
     let primes = json["primes"].as_array().unwrap();
@@ -862,6 +863,7 @@ fn query_values_are_the_full_tables_values_in_text_and_json() {
             "hand",
             "rule_set",
             "rules",
+            "cards",
             "primes",
             "highest_prime",
             "highest_prime_text",

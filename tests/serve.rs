@@ -143,7 +143,12 @@ fn the_referee_answers_what_the_command_prints() {
         assert_eq!(status, 200, "{path}");
         let mut args = args;
         args.extend(["--format", "json"]);
-        assert_eq!(body, cli(&args), "{path}");
+        // The hint in plain words where the command line names its flag.
+        let plain = cli(&args).replace(
+            " (use --juxtapose)",
+            " (allowed with the house rule cards side by side)",
+        );
+        assert_eq!(body, plain, "{path}");
     }
     let (status, body) = server.ask(
         "POST",
@@ -177,7 +182,7 @@ fn every_refusal_is_json_with_its_status() {
     for (path, says) in [
         (
             "/api/v1/query?cards=4,6,8&faces=royal",
-            "invalid value 'royal'",
+            "faces: `royal` is not a face rule: give five, rank or suit",
         ),
         (
             "/api/v1/query?cards=4,6,8&bogus=1",
@@ -605,6 +610,27 @@ fn a_practice_round_is_ruled_and_scored() {
     let pass = round(r#"{"cards": "4 6 8", "ms": 30000}"#);
     assert!(pass["verdict"].is_null());
     assert_eq!(pass["score"], 0);
+    // The drill summed up by the server, as `practice` sums one up.
+    let (status, text) = server.ask(
+        "POST",
+        "/api/v1/practice/summary",
+        br#"{"rounds": [{"valid": true, "ms": 1500, "score": 29}, {"valid": false, "ms": 30000, "score": 0}, {"valid": true, "ms": 4100, "score": 24}]}"#,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        json(&text),
+        serde_json::json!({"schema": 1, "rounds": 3, "correct": 2, "score": 53, "median_ms": 1500, "worst_ms": 4100})
+    );
+    for bad in [
+        r#"{"rounds": [{"valid": true, "ms": 99999999999, "score": 29}]}"#,
+        r#"{"rounds": [{"valid": true, "ms": 10, "score": 31}]}"#,
+        r#"{"rounds": [{"valid": true}]}"#,
+        r#"{"rounds": [], "extra": 1}"#,
+        r#"[]"#,
+    ] {
+        let (status, body) = server.ask("POST", "/api/v1/practice/summary", bad.as_bytes());
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
     for bad in [
         r#"{"cards": "4 6 8", "claim": "3", "ms": -1}"#,
         r#"{"cards": "4 6 8", "claim": "3", "ms": 99999999999}"#,
@@ -634,6 +660,7 @@ fn shares_of_heavy_searches_policy_and_compression() {
     }
     for path in [
         "/",
+        "/common.js",
         "/app.js",
         "/practice.js",
         "/style.css",

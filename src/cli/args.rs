@@ -12,7 +12,8 @@ use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
 use prime_solve::game::{Endgame, Models};
-use prime_solve::{Brackets, Style};
+use prime_solve::ways::Shown;
+use prime_solve::{Brackets, Card, Style};
 use prime_solve::{Faces, Func, Functions, Hand, Rules};
 
 #[derive(Parser)]
@@ -403,16 +404,7 @@ pub(crate) struct WaysArgs {
     /// hand's difficulty from them. Two ways are one when they compute the
     /// same function of the cards: 6 × 4 ÷ 8 is 6 ÷ (8 ÷ 4).
     #[arg(long, value_name = "all", num_args = 0..=1, default_missing_value = "count", value_enum)]
-    pub(crate) ways: Option<WaysShown>,
-}
-
-/// What `query --ways` shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum WaysShown {
-    /// How many ways make each prime.
-    Count,
-    /// One example of each way, simplest first.
-    All,
+    pub(crate) ways: Option<Shown>,
 }
 
 /// Whether a query's witnesses come worked, one operation a line.
@@ -838,20 +830,27 @@ fn is_option(arg: &str) -> bool {
     }
 }
 
-/// The hand the tokens name under `faces`: one the pack can deal, or any
-/// hand with `--any-values`.
-pub(crate) fn parse_hand(tokens: &[String], faces: Faces, how: &HandArgs) -> Result<Hand> {
-    // `query "4 6 8"`, quoted as a claim is, or `4,6,8`: the cards inside.
-    let tokens: Vec<&str> = tokens
+/// The cards the arguments name, in their order, and the hand they make
+/// under `faces`: one the pack can deal, or any hand with `--any-values`.
+pub(crate) fn parse_hand(
+    args: &[String],
+    faces: Faces,
+    how: &HandArgs,
+) -> Result<(Vec<Card>, Hand)> {
+    // `query "4 6 8"`, quoted as a claim is, or `4,6,8`: the cards inside,
+    // read as the server reads them.
+    let cards = args
         .iter()
-        .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ','))
-        .filter(|t| !t.is_empty())
-        .collect();
-    Ok(if how.any_values {
-        Hand::parse_any(&tokens, faces)?
+        .flat_map(|t| Card::tokens(t))
+        .map(Card::parse)
+        .collect::<Result<Vec<Card>, _>>()
+        .map_err(prime_solve::HandError::from)?;
+    let hand = if how.any_values {
+        Hand::from_any_cards(&cards, faces)?
     } else {
-        Hand::parse(&tokens, faces)?
-    })
+        Hand::from_cards(&cards, faces)?
+    };
+    Ok((cards, hand))
 }
 
 #[derive(Args)]

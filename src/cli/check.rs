@@ -3,7 +3,7 @@
 use anyhow::{Result, bail};
 
 use prime_solve::report::json;
-use prime_solve::text::{echo, needs_escape};
+use prime_solve::text::echo;
 use prime_solve::{Card, check};
 
 use super::args::{CheckArgs, Format, parse_hand};
@@ -13,7 +13,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
     let claim = &args.claim;
     let hand = match parse_hand(&args.cards, rules.faces, &args.hand) {
-        Ok(hand) => hand,
+        Ok((_, hand)) => hand,
         // `check 2 3`: the last card taken for the claim leaves one.
         Err(e) if Card::parse(claim).is_ok() => bail!(
             "the claim is missing: `{}` was taken for the claim, and then {e}; give the claim \
@@ -41,7 +41,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Verdict> {
             let object = json::check(hand, &rules, claim, &verdict, |f| {
                 format!("{f}{}", hints::for_fault(f))
             });
-            json_escaped(&serde_json::to_string_pretty(&object)?) + "\n"
+            json::escaped(&serde_json::to_string_pretty(&object)?) + "\n"
         }
         // A card alone that the hand does not hold: the claim may have
         // been forgotten.
@@ -67,21 +67,4 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Verdict> {
     } else {
         Verdict::No
     })
-}
-
-/// JSON with the characters serde_json leaves raw but a terminal may act on
-/// (DEL, C1 controls, bidirectional controls) written as `\uXXXX`: the
-/// same JSON value, safe to print. They occur only inside strings; serde
-/// already escapes the C0 controls there, so a raw one is the layout's.
-pub(crate) fn json_escaped(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        let left_raw = c == '\u{7f}' || (needs_escape(c) && !c.is_ascii_control());
-        if left_raw {
-            out.push_str(&format!("\\u{:04x}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

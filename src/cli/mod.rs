@@ -1,12 +1,14 @@
 //! The command-line layer: parses arguments, runs a command, prints, and
-//! turns every failure into one line on stderr and exit code 2.
+//! turns every failure into one line on stderr and exit code 2. `serve`
+//! is parsed here and run by the binary's `main`, which hands its
+//! arguments to the server as the server's own configuration.
 
 mod advise;
 mod analyze;
 pub(crate) mod args;
-pub(crate) mod check;
+mod check;
 mod crib;
-pub(crate) mod hints;
+mod hints;
 mod memory;
 mod play;
 mod practice;
@@ -73,7 +75,10 @@ pub(crate) enum Verdict {
     No,
 }
 
-pub(crate) fn run() -> ExitCode {
+/// Parses the command line and readies the process for the command (the
+/// memory budget, the signals, the worker threads), or the exit code of a
+/// refusal already said.
+pub(crate) fn start() -> Result<Command, ExitCode> {
     // Refused before anything else starts (a thread, the signal handler):
     // below this the program itself does not fit.
     let flag = address_space_flag();
@@ -86,15 +91,15 @@ pub(crate) fn run() -> ExitCode {
             MIN_ADDRESS_SPACE >> 10,
             Bytes(MIN_ADDRESS_SPACE)
         ));
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     let argv = match args::positionals_last(std::env::args_os().collect()) {
         Ok(argv) => argv,
-        Err(err) => return usage_error(&err),
+        Err(err) => return Err(usage_error(&err)),
     };
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
-        Err(err) => return usage_error(&err),
+        Err(err) => return Err(usage_error(&err)),
     };
     // The server shuts down gracefully on its own signals.
     #[cfg(feature = "serve")]
@@ -117,7 +122,7 @@ pub(crate) fn run() -> ExitCode {
                 space >> 10,
                 Bytes(most_within(space))
             ));
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
         memory::budget().set_limit(limit);
     }
@@ -125,7 +130,7 @@ pub(crate) fn run() -> ExitCode {
         && let Err(err) = env_threads()
     {
         say(&format!("prime-solve: {err}"));
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     // The commands without a pool of their own work on rayon's global
     // one, started here with as many threads as the budget has room for
@@ -141,9 +146,15 @@ pub(crate) fn run() -> ExitCode {
     );
     if !own_pool && let Err(err) = global_pool() {
         say(&format!("prime-solve: {err:#}"));
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
-    let result = match cli.command {
+    Ok(cli.command)
+}
+
+/// Runs a command (any but `serve`, which `main` runs) and says how it
+/// ended.
+pub(crate) fn run(command: Command) -> ExitCode {
+    let result = match command {
         Command::Query(a) => query::run(&a),
         Command::Check(a) => check::run(&a),
         Command::Analyze(a) => analyze::run(&a),
@@ -157,8 +168,14 @@ pub(crate) fn run() -> ExitCode {
         Command::Completions(a) => completions(a.shell),
         Command::Man(a) => man(a.command.as_deref()),
         #[cfg(feature = "serve")]
-        Command::Serve(a) => crate::serve::run(&a),
+        Command::Serve(_) => unreachable!("`main` runs the server"),
     };
+    conclude(result)
+}
+
+/// The exit code of a command's result, its error said in one line on
+/// stderr with the flag that would help.
+pub(crate) fn conclude(result: anyhow::Result<Verdict>) -> ExitCode {
     match result {
         Ok(Verdict::Yes) => ExitCode::SUCCESS,
         Ok(Verdict::No) => ExitCode::from(1),
@@ -338,7 +355,7 @@ fn usage_error(err: &clap::Error) -> ExitCode {
 /// Clap's message on one line: the error and its tips, without the usage
 /// and the pointer to --help. Lines of a paragraph are joined with spaces,
 /// paragraphs with semicolons.
-pub(crate) fn fold(text: &str) -> String {
+fn fold(text: &str) -> String {
     let paragraphs: Vec<String> = text
         .split("\n\n")
         .map(|p| {

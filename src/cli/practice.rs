@@ -5,17 +5,16 @@ use std::io::{self, BufRead, IsTerminal};
 use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context, Result, bail};
-use serde::Serialize;
-
 use prime_solve::Card;
 use prime_solve::Rng;
 use prime_solve::Solver;
 use prime_solve::Style;
 use prime_solve::analysis::Difficulty;
 use prime_solve::practice::{Answer, Answers, Reply, Round, Summary, counted, deal, face};
+use prime_solve::report::json;
 use prime_solve::text::echo;
 use prime_solve::text::plural;
-use prime_solve::{Faces, Hand, Rules, Value};
+use prime_solve::{Hand, Rules, Value};
 
 use super::args::{Format, PracticeArgs};
 use super::term::{self, Line, Scripted};
@@ -229,7 +228,7 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
         let round = Round::rule(cards, answers, reply, took, hinted, &rules);
         if json {
             print(
-                &(serde_json::to_string(&RoundJson::of(
+                &(serde_json::to_string(&json::practice_line(
                     n,
                     &round,
                     rules.faces,
@@ -458,62 +457,4 @@ fn show_summary(rounds: &[Round], rules: &Rules, seed: u64, style: Style) -> Str
         rules.name()
     ));
     out
-}
-
-#[derive(Serialize)]
-struct CallJson {
-    prime: Value,
-    witness: String,
-}
-
-#[derive(Serialize)]
-struct RoundJson {
-    round: u32,
-    hand: Vec<String>,
-    values: Vec<u8>,
-    claim: Option<String>,
-    valid: bool,
-    value: Option<Value>,
-    fault: Option<String>,
-    seconds: f64,
-    hints: u32,
-    score: u64,
-    simplest: Option<CallJson>,
-    best: Option<CallJson>,
-    prime_count: usize,
-    missed: Vec<Value>,
-}
-
-impl RoundJson {
-    fn of(n: u32, r: &Round, faces: Faces, style: Style) -> RoundJson {
-        let call = |a: Option<&Answer>| {
-            a.map(|a| CallJson {
-                prime: a.prime,
-                witness: a.witness.render(style),
-            })
-        };
-        RoundJson {
-            round: n,
-            hand: r.cards.iter().map(|&c| face(c, style)).collect(),
-            values: counted(&r.cards, faces).unwrap_or_default(),
-            claim: match &r.reply {
-                Reply::Claim(c) => Some(c.clone()),
-                Reply::Pass => None,
-            },
-            valid: r.prime().is_some(),
-            value: r.prime(),
-            fault: r
-                .ruling
-                .as_ref()
-                .and_then(|v| v.as_ref().err())
-                .map(ToString::to_string),
-            seconds: r.ms as f64 / 1000.0,
-            hints: r.hints,
-            score: r.score(),
-            simplest: call(r.answers.simplest()),
-            best: call(r.answers.best()),
-            prime_count: r.answers.primes.len(),
-            missed: r.missed(),
-        }
-    }
 }

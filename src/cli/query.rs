@@ -7,16 +7,16 @@ use anyhow::Result;
 
 use prime_solve::report::json;
 use prime_solve::text::plural;
-use prime_solve::{Solver, Want};
+use prime_solve::{Card, Solver, Want};
 
-use prime_solve::ways::Ways;
+use prime_solve::ways::{Shown, Ways};
 
-use super::args::{Format, QueryArgs, WaysShown, parse_hand};
+use super::args::{Format, QueryArgs, parse_hand};
 use super::{Spinner, Verdict, print_with};
 
 pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
     let rules = args.rules.rules()?;
-    let hand = parse_hand(&args.cards, rules.faces, &args.hand)?;
+    let (cards, hand) = parse_hand(&args.cards, rules.faces, &args.hand)?;
     let solver = Solver::new(rules)?.with_budget(Arc::clone(super::memory::budget()));
     let want = if args.values {
         Want::Values
@@ -63,18 +63,19 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         }
         None => None,
     };
-    let all = args.ways.ways == Some(WaysShown::All);
+    let all = args.ways.ways == Some(Shown::All);
     match args.output.format {
         Format::Json => print_with(|out| {
             match &ways {
                 Some(ways) => serde_json::to_writer_pretty(
                     &mut *out,
-                    &json::query_with_ways(&answer, &primes, ways, all, style)
+                    &json::query_with_ways(&answer, &cards, &primes, ways, all, style)
                         .with_nearest(nearest.as_ref(), style),
                 ),
                 None => serde_json::to_writer_pretty(
                     &mut *out,
-                    &json::query(&answer, &primes, style).with_nearest(nearest.as_ref(), style),
+                    &json::query(&answer, &cards, &primes, style)
+                        .with_nearest(nearest.as_ref(), style),
                 ),
             }
             .map_err(io::Error::from)?;
@@ -82,12 +83,7 @@ pub(crate) fn run(args: &QueryArgs) -> Result<Verdict> {
         })?,
         Format::Text => print_with(|out| {
             // The cards as given, and what they count where that differs.
-            let given: Vec<&str> = args
-                .cards
-                .iter()
-                .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ','))
-                .filter(|t| !t.is_empty())
-                .collect();
+            let given: Vec<&str> = args.cards.iter().flat_map(|t| Card::tokens(t)).collect();
             let plain = given.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
             let given = prime_solve::text::echo(&given.join(" ")).to_string();
             if plain {

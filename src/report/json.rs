@@ -1,18 +1,28 @@
-//! Machine-readable summaries (`--format json`): one vocabulary for every
-//! command, each object a `Serialize` struct whose fields are written in
-//! the order declared. Every top-level object carries `schema` (the
-//! version of this layout). A probability or mean is an object
+//! Machine-readable summaries (`--format json`, and the HTTP API's
+//! answers): one vocabulary for every command and endpoint, each object a
+//! `Serialize` struct whose fields are written in the order declared.
+//! Every top-level object carries `schema` (the version of this layout),
+//! but for the JSON Lines of `practice` and a refusal's `{"error": ...}`.
+//! A probability or mean is an object
 //! `{"fraction": "10/2067", "value": 0.004838…}`: the exact fraction as a
 //! string and the nearest float. Integers are exact JSON numbers; those
 //! that can pass 2^53 (primes, values) are also given as decimal strings
 //! in a field named `…_text`, since JavaScript's and jq's readers round
 //! larger numbers.
 
+mod practice;
+
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
+pub use practice::{
+    DailyJson, DealJson, DealtJson, PracticeCallJson, PracticeLineJson, PracticeRoundJson,
+    SummaryJson, daily, deal, dealt, practice_line, practice_round, summary, worked,
+};
+
 use crate::analysis::{Analysis, NotDone, Witnessed};
 use crate::arith::Value;
+use crate::card::Card;
 use crate::deck::Dealt;
 use crate::engine::{Answer, EveryValue, Written};
 use crate::game::{Phase, Simulation, Spread, Summary, wilson};
@@ -141,6 +151,9 @@ pub fn hand_header(hand: Hand, r: &Rules, style: Style) -> HandHeader<'_> {
 pub struct QueryJson<'a> {
     #[serde(flatten)]
     header: HandHeader<'a>,
+    /// The cards as given, in their order, written in the style (`Q♥`,
+    /// `10♣`, `JK`, a bare value as its number).
+    cards: Vec<String>,
     primes: Vec<PrimeJson<'a>>,
     highest_prime: Option<Integer>,
     highest_prime_text: Option<String>,
@@ -230,9 +243,9 @@ impl Serialize for ValuesJson<'_> {
     }
 }
 
-/// [`QueryJson`] of `answer`, its primes written as `primes`
-/// ([`Answer::written`]): the object `prime-solve query --format json`
-/// prints.
+/// [`QueryJson`] of `answer` for the `cards` given, its primes written as
+/// `primes` ([`Answer::written`]): the object `prime-solve query --format
+/// json` prints.
 ///
 /// ```
 /// use prime_solve::report::json;
@@ -241,16 +254,27 @@ impl Serialize for ValuesJson<'_> {
 /// let solver = Solver::new(Rules::default())?;
 /// let answer = solver.query(Hand::from_values(&[4, 6, 8]), Want::Primes)?;
 /// let (primes, _room) = answer.written(Style::ASCII, 0)?;
-/// let j = serde_json::to_value(json::query(&answer, &primes, Style::ASCII))?;
+/// let cards = ["4", "6", "8"].map(|t| prime_solve::Card::parse(t).unwrap());
+/// let j = serde_json::to_value(json::query(&answer, &cards, &primes, Style::ASCII))?;
+/// assert_eq!(j["cards"], serde_json::json!(["4", "6", "8"]));
 /// assert_eq!(j["highest_prime"], 3);
 /// assert_eq!(j["primes"][1]["witness"], "(6 * 4) / 8");
 /// assert_eq!(j["rules"]["described"], "face cards count 5; + - * /; primes up to 97");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written], style: Style) -> QueryJson<'a> {
+pub fn query<'a>(
+    answer: &'a Answer<'_>,
+    cards: &[Card],
+    primes: &'a [Written],
+    style: Style,
+) -> QueryJson<'a> {
     let highest = primes.last().map(|p| p.value);
     QueryJson {
         header: hand_header(answer.hand(), answer.rules(), style),
+        cards: cards
+            .iter()
+            .map(|&c| crate::practice::face(c, style))
+            .collect(),
         primes: primes_json(primes),
         highest_prime: highest.map(Integer),
         highest_prime_text: highest.map(|v| v.to_string()),
@@ -267,12 +291,13 @@ pub fn query<'a>(answer: &'a Answer<'_>, primes: &'a [Written], style: Style) ->
 /// prime's count, and with `all` one example of each way in `style`.
 pub fn query_with_ways<'a>(
     answer: &'a Answer<'_>,
+    cards: &[Card],
     primes: &'a [Written],
     ways: &crate::ways::Ways,
     all: bool,
     style: Style,
 ) -> QueryJson<'a> {
-    let mut q = query(answer, primes, style);
+    let mut q = query(answer, cards, primes, style);
     for p in &mut q.primes {
         let of = ways.of(p.value.0).unwrap_or_default();
         p.ways = Some(of.len());
@@ -456,6 +481,40 @@ pub fn check<'a>(
         fault: fault.map(words),
         fault_kind: fault.map(Fault::kind),
     }
+}
+
+/// JSON text with the characters serde_json leaves raw but a terminal may
+/// act on (DEL, C1 controls, bidirectional controls) written as
+/// `\uXXXX`: the same JSON value, safe to print. They occur only inside
+/// strings; serde already escapes the C0 controls there, so a raw one is
+/// the layout's.
+///
+/// ```
+/// use prime_solve::report::json::escaped;
+/// assert_eq!(escaped("{\"claim\": \"6\u{202e}4\"}"), "{\"claim\": \"6\\u202e4\"}");
+/// ```
+pub fn escaped(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        let left_raw = c == '\u{7f}' || (crate::text::needs_escape(c) && !c.is_ascii_control());
+        if left_raw {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A refusal, as the HTTP API answers one: `{"error": "..."}`.
+#[derive(Serialize)]
+pub struct ErrorJson<'a> {
+    error: &'a str,
+}
+
+/// [`ErrorJson`] of `message`.
+pub fn error(message: &str) -> ErrorJson<'_> {
+    ErrorJson { error: message }
 }
 
 /// One rule set's answers, as `analyze --format json` lists them.

@@ -1,6 +1,6 @@
 //! The query, the referee, the table of a rule set and its crib: the
-//! command line's answers over HTTP, and the reading of a request's cards,
-//! house rules and options that every endpoint shares.
+//! command line's answers over HTTP, each request read by the library
+//! (`prime_solve::request`) and refused in its plain words.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr};
@@ -11,18 +11,46 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use clap::{CommandFactory, Parser};
 
 use prime_solve::report::json;
-use prime_solve::{Budget, Hand, Rules, SolveError, Solver, Want, check};
+use prime_solve::request::{self, Read, Request, RequestError};
+use prime_solve::ways::{Shown, Ways};
+use prime_solve::{Budget, Fault, Hint, Rules, SolveError, Solver, Want, check};
 
 use super::Shared;
-use crate::cli::args::{HandArgs, RuleArgs, StepsArgs, StyleArgs, WaysArgs, WaysShown, parse_hand};
-use crate::cli::{fold, hints};
-use prime_solve::ways::Ways;
 
-/// A request's query parameters, each named once: `powers=1&powers=0`
-/// is refused, not read as the last.
+/// A request's query string, read by the library: each parameter named
+/// once (`powers=1&powers=0` is refused, not read as the last).
+pub(super) struct Asked(pub(super) Request);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Asked {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Asked, Refusal> {
+        let Query(Read(read)) = Query::<Read>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| Refusal::bad(format!("the query cannot be read: {e}")))?;
+        Ok(Asked(read?))
+    }
+}
+
+/// A JSON body's parameters, read by the library as a query's are.
+pub(super) fn from_body(body: &[u8]) -> Result<Request, Refusal> {
+    match serde_json::from_slice::<Read>(body) {
+        Ok(Read(read)) => Ok(read?),
+        Err(e) => Err(not_an_object(&e)),
+    }
+}
+
+fn not_an_object(e: &serde_json::Error) -> Refusal {
+    Refusal::bad(format!("the body is not a JSON object: {e}"))
+}
+
+/// A query string's parameters by name, each named once, for an endpoint
+/// whose parameters are its own (a room's).
 pub(super) struct Params(pub(super) BTreeMap<String, String>);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
@@ -32,48 +60,39 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Params {
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Params, Refusal> {
-        let Query(pairs) = Query::<Vec<(String, String)>>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| Refusal::bad(format!("the query cannot be read: {e}")))?;
-        let mut params = BTreeMap::new();
-        for (key, value) in pairs {
-            if params.contains_key(&key) {
-                return Err(given_twice(&key));
-            }
-            params.insert(key, value);
-        }
-        Ok(Params(params))
+        let Query(request::Params(params)) =
+            Query::<request::Params>::from_request_parts(parts, state)
+                .await
+                .map_err(|e| Refusal::bad(format!("the query cannot be read: {e}")))?;
+        Ok(Params(params?))
     }
 }
 
-/// A parameter named twice, in a query or in a JSON body.
-fn given_twice(key: &str) -> Refusal {
-    Refusal::bad(format!(
-        "`{}` is given twice: give it once",
-        prime_solve::text::excerpt(key)
-    ))
+/// A JSON body's parameters by name, each named once, as a query's are.
+pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
+    match serde_json::from_slice::<request::Params>(body) {
+        Ok(request::Params(params)) => Ok(params?),
+        Err(e) => Err(not_an_object(&e)),
+    }
 }
 
-/// The house rules and the hand's options of a request, read by the
-/// command line's own definitions: `faces=rank&powers=1` is `--faces rank
-/// --powers`.
-#[derive(Parser)]
-#[command(name = "request", no_binary_name = true)]
-pub(super) struct Options {
-    #[command(flatten)]
-    pub(super) rules: RuleArgs,
-    #[command(flatten)]
-    hand: HandArgs,
-    #[command(flatten)]
-    pub(super) style: StyleArgs,
-    #[command(flatten)]
-    steps: StepsArgs,
-    #[command(flatten)]
-    ways: WaysArgs,
+/// The house rules among `params`, every other parameter one of `own`
+/// (or `cards`, which a request for rules alone leaves aside).
+pub(super) fn rules_among(
+    params: &BTreeMap<String, String>,
+    own: &[&str],
+) -> Result<Rules, Refusal> {
+    let rest = params
+        .iter()
+        .filter(|(key, _)| *key != "cards" && !own.contains(&key.as_str()))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let request = Request::from_params(rest)?;
+    request.done()?;
+    Ok(request.rules)
 }
 
-/// A request refused: its status and the one line the command line would
-/// print.
+/// A request refused: its status and the one line that says why.
 pub(super) struct Refusal {
     pub(super) status: StatusCode,
     pub(super) message: String,
@@ -87,9 +106,8 @@ impl Refusal {
         }
     }
 
-    /// A library or command-line error in the command line's words, with
-    /// its hint; a refusal for memory is 503, anything else the request's
-    /// fault.
+    /// A library error in its words, with its hint in plain words; a
+    /// refusal for memory is 503, anything else the request's fault.
     pub(super) fn of(err: &anyhow::Error) -> Refusal {
         let memory = err.chain().any(|e| {
             e.downcast_ref::<SolveError>()
@@ -107,20 +125,32 @@ impl Refusal {
                 ),
             };
         }
-        Refusal::bad(format!("{err:#}{}", hints::for_error(err)))
+        let hint = err.chain().find_map(Hint::of);
+        Refusal::bad(format!("{err:#}{}", plain(hint)))
     }
+}
+
+/// A request the library could not read: its words and its hint.
+impl From<RequestError> for Refusal {
+    fn from(err: RequestError) -> Refusal {
+        Refusal::bad(format!("{err}{}", plain(Hint::for_error(&err))))
+    }
+}
+
+/// A hint in plain words, or nothing.
+fn plain(hint: Option<Hint>) -> String {
+    hint.map(|h| h.to_string()).unwrap_or_default()
+}
+
+/// A referee's fault and its hint, in plain words.
+pub(super) fn fault_words(fault: &Fault) -> String {
+    format!("{fault}{}", plain(Hint::for_fault(fault)))
 }
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        #[derive(serde::Serialize)]
-        struct Error {
-            error: String,
-        }
-        let body = serde_json::to_string(&Error {
-            error: self.message,
-        })
-        .unwrap_or_else(|_| "{\"error\":\"\"}".into());
+        let body = serde_json::to_string(&json::error(&self.message))
+            .unwrap_or_else(|_| "{\"error\":\"\"}".into());
         json_response(self.status, body + "\n")
     }
 }
@@ -132,54 +162,6 @@ pub(super) fn json_response(status: StatusCode, body: String) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
-}
-
-/// The options of a request (its house rules, the hand's and the
-/// witnesses'): every parameter but `cards` and those in `skip`.
-pub(super) fn read(params: &BTreeMap<String, String>, skip: &[&str]) -> Result<Options, Refusal> {
-    let command = Options::command();
-    let mut argv: Vec<String> = Vec::new();
-    for (key, value) in params {
-        if key == "cards" || skip.contains(&key.as_str()) {
-            continue;
-        }
-        let Some(arg) = command
-            .get_arguments()
-            .find(|a| a.get_long() == Some(key.as_str()))
-        else {
-            return Err(Refusal::bad(format!(
-                "unknown parameter `{}`",
-                prime_solve::text::excerpt(key)
-            )));
-        };
-        if arg.get_action().takes_values() {
-            argv.push(format!("--{key}={value}"));
-        } else {
-            match value.as_str() {
-                "" | "1" | "true" => argv.push(format!("--{key}")),
-                "0" | "false" => {}
-                _ => {
-                    return Err(Refusal::bad(format!(
-                        "`{key}` is on or off: give {key}=1 or {key}=0"
-                    )));
-                }
-            }
-        }
-    }
-    let options =
-        Options::try_parse_from(argv).map_err(|e| Refusal::bad(fold(&e.render().to_string())))?;
-    Ok(options)
-}
-
-/// The cards a request names: `4,6,8`, `QH+7C+JK`, `4 6 8`.
-fn cards(params: &BTreeMap<String, String>) -> Result<Vec<String>, Refusal> {
-    Ok(params
-        .get("cards")
-        .ok_or_else(|| Refusal::bad("no cards: give cards=4,6,8"))?
-        .split([',', ' ', '+'])
-        .filter(|t| !t.is_empty())
-        .map(str::to_string)
-        .collect())
 }
 
 /// How much a request may cost, and so where it runs.
@@ -337,20 +319,15 @@ pub(super) async fn solve<T: Send + 'static>(
 pub(super) async fn query(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Params(params): Params,
+    Asked(request): Asked,
 ) -> Response {
-    respond(answer_query(&shared, peer.ip(), &params).await)
+    respond(answer_query(&shared, peer.ip(), &request).await)
 }
 
-async fn answer_query(
-    shared: &Shared,
-    ip: IpAddr,
-    params: &BTreeMap<String, String>,
-) -> Result<String, Refusal> {
-    let (hand, rules, options) = hand_and_rules(params, &[])?;
-    let style = options.style.style();
-    let steps = options.steps.steps;
-    let ways = options.ways.ways;
+async fn answer_query(shared: &Shared, ip: IpAddr, request: &Request) -> Result<String, Refusal> {
+    request.done()?;
+    let (cards, hand) = request.hand()?;
+    let (rules, style, steps, ways) = (request.rules, request.style, request.steps, request.ways);
     // Counting the ways of four cards or more can take a second.
     let weight = match weigh(hand.len(), &rules, ip) {
         Weight::Tiny | Weight::Light if ways.is_some() && hand.len() >= 4 => Weight::Heavy(ip),
@@ -371,12 +348,13 @@ async fn answer_query(
                 None
             };
             let Some(shown) = ways else {
-                let q = json::query(&answer, &primes, style).with_nearest(nearest.as_ref(), style);
+                let q = json::query(&answer, &cards, &primes, style)
+                    .with_nearest(nearest.as_ref(), style);
                 return Ok(serde_json::to_string_pretty(&q)? + "\n");
             };
             let counted = Ways::of_answer(&answer, Arc::clone(&job.budget))?;
-            let all = shown == WaysShown::All;
-            let q = json::query_with_ways(&answer, &primes, &counted, all, style)
+            let all = shown == Shown::All;
+            let q = json::query_with_ways(&answer, &cards, &primes, &counted, all, style)
                 .with_nearest(nearest.as_ref(), style);
             Ok(serde_json::to_string_pretty(&q)? + "\n")
         };
@@ -385,28 +363,15 @@ async fn answer_query(
     .await
 }
 
-/// The house rules of a request that names no cards, and its options.
-pub(super) fn read_rules(params: &BTreeMap<String, String>) -> Result<(Rules, Options), Refusal> {
-    if params.contains_key("cards") {
+/// A request for a whole rule set, which names no cards, once its
+/// endpoint has taken its own parameters.
+fn no_cards(request: &Request) -> Result<(), Refusal> {
+    if request.cards.is_some() {
         return Err(Refusal::bad(
             "this path takes no cards: every hand is in the answer",
         ));
     }
-    let options = read(params, &[])?;
-    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
-    Ok((rules, options))
-}
-
-/// The hand and the house rules of a request, and its options.
-pub(super) fn hand_and_rules(
-    params: &BTreeMap<String, String>,
-    skip: &[&str],
-) -> Result<(Hand, Rules, Options), Refusal> {
-    let cards = cards(params)?;
-    let options = read(params, skip)?;
-    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
-    let hand = parse_hand(&cards, rules.faces, &options.hand).map_err(|e| Refusal::of(&e))?;
-    Ok((hand, rules, options))
+    Ok(request.done()?)
 }
 
 /// The weight of a sweep of every three-card hand: heavy under functions
@@ -424,12 +389,11 @@ fn sweep_weight(rules: &Rules, ip: IpAddr) -> Weight {
 pub(super) async fn table(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Params(params): Params,
+    Asked(request): Asked,
 ) -> Response {
     let answer = async {
-        let (rules, options) = read_rules(&params)?;
-        let style = options.style.style();
-        let steps = options.steps.steps;
+        no_cards(&request)?;
+        let (rules, style, steps) = (request.rules, request.style, request.steps);
         let weight = sweep_weight(&rules, peer.ip());
         solve(&shared, weight, move |job| {
             let run = || -> Result<String> {
@@ -462,16 +426,16 @@ pub(super) async fn table(
 pub(super) async fn crib_pdf(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Params(params): Params,
+    Asked(mut request): Asked,
 ) -> Response {
     let answer = async {
-        let mut params = params;
-        let paper = match params.remove("paper").as_deref() {
+        let paper = match request.take("paper").as_deref() {
             None | Some("a4") => prime_solve::report::crib::Paper::A4,
             Some("letter") => prime_solve::report::crib::Paper::Letter,
             Some(_) => return Err(Refusal::bad("paper is a4 or letter")),
         };
-        let (rules, _) = read_rules(&params)?;
+        no_cards(&request)?;
+        let rules = request.rules;
         solve(&shared, sweep_weight(&rules, peer.ip()), move |job| {
             let run = || -> Result<Vec<u8>> {
                 let a = prime_solve::analysis::analyze(rules, 3, &job.budget, &|_| {})?;
@@ -496,87 +460,19 @@ pub(super) async fn crib_pdf(
 }
 
 /// `GET /api/v1/check?cards=...&claim=...&<rules>`: what `check --format
-/// json` prints.
+/// json` prints, its hint in plain words.
 pub(super) async fn check_get(
     State(shared): State<Arc<Shared>>,
-    Params(params): Params,
+    Asked(request): Asked,
 ) -> Response {
-    respond(answer_check(&shared, &params).await)
+    respond(answer_check(&shared, request).await)
 }
 
 /// `POST /api/v1/check` with `{"cards": "4 6 8", "claim": "(6*4)/8", ...}`.
 pub(super) async fn check_post(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
-    match flat(&body) {
-        Ok(params) => respond(answer_check(&shared, &params).await),
+    match from_body(&body) {
+        Ok(request) => respond(answer_check(&shared, request).await),
         Err(refusal) => refusal.into_response(),
-    }
-}
-
-/// A JSON body's parameters as a query's: strings as they are, `true` as
-/// `1`, a list joined by commas (`"functions": ["tri", "sqrt"]`).
-/// A key given twice is refused, as in a query.
-pub(super) fn flat(body: &[u8]) -> Result<BTreeMap<String, String>, Refusal> {
-    let params = match serde_json::from_slice(body) {
-        Ok(Object::Entries(params)) => params,
-        Ok(Object::Twice(key)) => return Err(given_twice(&key)),
-        Err(e) => return Err(Refusal::bad(format!("the body is not a JSON object: {e}"))),
-    };
-    let mut flat = BTreeMap::new();
-    for (key, value) in params {
-        let text = match value {
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Bool(b) => b.to_string(),
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Array(items) => items
-                .iter()
-                .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
-                .collect::<Vec<_>>()
-                .join(","),
-            _ => {
-                return Err(Refusal::bad(format!(
-                    "`{}` must be a string, a number, true/false or a list of them",
-                    prime_solve::text::excerpt(&key)
-                )));
-            }
-        };
-        flat.insert(key, text);
-    }
-    Ok(flat)
-}
-
-/// A JSON object's entries, or the first key it gives twice (serde_json's
-/// own map would keep the last of a repeated key).
-enum Object {
-    Entries(BTreeMap<String, serde_json::Value>),
-    Twice(String),
-}
-
-impl<'de> serde::Deserialize<'de> for Object {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Object, D::Error> {
-        struct Keys;
-        impl<'de> serde::de::Visitor<'de> for Keys {
-            type Value = Object;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Object, A::Error> {
-                use serde::de::IgnoredAny;
-                let mut entries = BTreeMap::new();
-                while let Some((key, value)) = map.next_entry::<String, serde_json::Value>()? {
-                    if entries.contains_key(&key) {
-                        // The rest is read (and must be JSON) all the same.
-                        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                        return Ok(Object::Twice(key));
-                    }
-                    entries.insert(key, value);
-                }
-                Ok(Object::Entries(entries))
-            }
-        }
-        d.deserialize_map(Keys)
     }
 }
 
@@ -587,22 +483,18 @@ pub(super) fn respond(result: Result<String, Refusal>) -> Response {
     }
 }
 
-async fn answer_check(
-    shared: &Shared,
-    params: &BTreeMap<String, String>,
-) -> Result<String, Refusal> {
-    let claim = params
-        .get("claim")
-        .cloned()
+async fn answer_check(shared: &Shared, mut request: Request) -> Result<String, Refusal> {
+    let claim = request
+        .take("claim")
         .ok_or_else(|| Refusal::bad("no claim: give claim=(6*4)/8"))?;
-    let (hand, rules, _) = hand_and_rules(params, &["claim"])?;
+    request.done()?;
+    let (_, hand) = request.hand()?;
+    let rules = request.rules;
     solve(shared, Weight::Tiny, move |_| {
         let verdict = check(hand, &claim, &rules);
-        let object = json::check(hand, &rules, &claim, &verdict, |f| {
-            format!("{f}{}", hints::for_fault(f))
-        });
+        let object = json::check(hand, &rules, &claim, &verdict, fault_words);
         serde_json::to_string_pretty(&object)
-            .map(|text| crate::cli::check::json_escaped(&text) + "\n")
+            .map(|text| json::escaped(&text) + "\n")
             .map_err(|e| Refusal::bad(e.to_string()))
     })
     .await

@@ -1,14 +1,16 @@
 //! `prime-solve serve`: the JSON API over HTTP, the crib as PDF, and a page
 //! for phones at the table. Every answer comes from the library's own
-//! entry points (`Hand::parse`, `Solver::query`, `check`, the practice
-//! drill, the JSON renderers) with the command line's own reading of
-//! cards, house rules and hints, so the server says exactly what the
-//! command says. Each request has its own memory budget and time limit;
+//! entry points (`Solver::query`, `check`, the practice drill, the JSON
+//! renderers), a request read as the library reads one
+//! (`prime_solve::request`: the cards as the command line reads them, the
+//! house rules, plain words for its faults and hints), so the server
+//! answers what the command answers. Each request has its own memory
+//! budget and time limit;
 //! heavy searches take one of a few places and count against their
 //! address's share, so that they cannot starve the light ones.
 //!
 //! - `api`: the query, the referee, the table and the crib;
-//! - `practice`: deals, the daily deal and a drill's rounds;
+//! - `practice`: deals, the daily deal, a drill's rounds and its summary;
 //! - `limit`: each address's share of heavy searches;
 //! - `conn`: each address's share of connections, and idle ones closed;
 //! - `lan`: this machine's address on the local network, as a QR code;
@@ -36,9 +38,31 @@ use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
-use crate::cli::Verdict;
-use crate::cli::args::ServeArgs;
 use api::Refusal;
+
+/// How the server listens, and the limits of each request and address.
+pub(crate) struct Config {
+    /// Where to listen; with `lan`, every interface at its port.
+    pub(crate) addr: SocketAddr,
+    /// Listen on every interface and print this machine's address on the
+    /// local network, with its QR code.
+    pub(crate) lan: bool,
+    /// The memory budget of one request's search, in bytes.
+    pub(crate) request_memory: u64,
+    /// How long a search may take before it is answered 503.
+    pub(crate) time_limit: Duration,
+    /// Heavy searches running at once; more are answered 429.
+    pub(crate) heavy: usize,
+    /// Heavy searches one address may start a minute.
+    pub(crate) heavy_per_minute: u32,
+    /// Connections one address may hold open.
+    pub(crate) connections_per_address: usize,
+    /// Game rooms open at once, and those one address may make a minute.
+    pub(crate) max_rooms: usize,
+    pub(crate) rooms_per_minute: u32,
+    /// Where each finished game of the rooms is appended, if anywhere.
+    pub(crate) record: Option<std::path::PathBuf>,
+}
 
 /// How many light searches (sweeps of three-card hands, hands under
 /// nested functions) run at once; more wait their turn.
@@ -50,6 +74,7 @@ const MAX_BODY: usize = 16 << 10;
 /// The page, embedded in the binary: nothing to deploy, no request that
 /// leaves the machine.
 const PAGE: &str = include_str!("page/index.html");
+const COMMON: &str = include_str!("page/common.js");
 const SCRIPT: &str = include_str!("page/app.js");
 const PRACTICE: &str = include_str!("page/practice.js");
 const STYLE: &str = include_str!("page/style.css");
@@ -97,21 +122,21 @@ pub(crate) struct Shared {
 }
 
 /// Serves until Ctrl-C or SIGTERM, then lets the requests in flight finish.
-pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
+pub(crate) fn run(config: &Config) -> Result<()> {
     let shared = Arc::new(Shared {
-        request_memory: args.request_memory,
-        time_limit: Duration::from_secs(args.time_limit),
-        heavy: Arc::new(Semaphore::new(usize::try_from(args.heavy).unwrap_or(1))),
+        request_memory: config.request_memory,
+        time_limit: config.time_limit,
+        heavy: Arc::new(Semaphore::new(config.heavy)),
         light: Arc::new(Semaphore::new(LIGHT)),
-        shares: limit::Shares::new(args.heavy_per_minute),
+        shares: limit::Shares::new(config.heavy_per_minute),
         solvers: Arc::default(),
         rooms: Arc::new(rooms::Rooms::new(
-            usize::try_from(args.max_rooms).unwrap_or(usize::MAX),
-            args.rooms_per_minute,
-            args.record.clone(),
+            config.max_rooms,
+            config.rooms_per_minute,
+            config.record.clone(),
         )),
     });
-    if let Some(path) = &args.record {
+    if let Some(path) = &config.record {
         // Appended to, never replaced: found writable before the first game.
         std::fs::OpenOptions::new()
             .create(true)
@@ -119,25 +144,38 @@ pub(crate) fn run(args: &ServeArgs) -> Result<Verdict> {
             .open(path)
             .with_context(|| format!("cannot append to the record {}", path.display()))?;
     }
-    let addr = if args.lan {
-        SocketAddr::from(([0, 0, 0, 0], args.addr.port()))
+    let addr = if config.lan {
+        SocketAddr::from(([0, 0, 0, 0], config.addr.port()))
     } else {
-        args.addr
+        config.addr
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    let per_address = usize::try_from(args.connections_per_address).unwrap_or(usize::MAX);
-    runtime.block_on(serve(addr, args.lan, per_address, shared))?;
-    Ok(Verdict::Yes)
+    runtime.block_on(serve(
+        addr,
+        config.lan,
+        config.connections_per_address,
+        shared,
+    ))
+}
+
+/// Writes what the server says on starting to stdout at once.
+fn print(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
 }
 
 /// The page's files: path, body, type. A room's page answers at
 /// `/room/CODE` and `/room/CODE/table`.
-const FILES: [(&str, &str, &str); 10] = [
+const FILES: [(&str, &str, &str); 11] = [
     ("/", PAGE, "text/html; charset=utf-8"),
+    ("/common.js", COMMON, "text/javascript; charset=utf-8"),
     ("/app.js", SCRIPT, "text/javascript; charset=utf-8"),
     ("/practice.js", PRACTICE, "text/javascript; charset=utf-8"),
     ("/style.css", STYLE, "text/css; charset=utf-8"),
@@ -166,6 +204,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/v1/deal", get(practice::deal))
         .route("/api/v1/daily", get(practice::daily))
         .route("/api/v1/practice", post(practice::round))
+        .route("/api/v1/practice/summary", post(practice::summary))
         .route("/api/v1/rooms", post(rooms::create))
         .route("/api/v1/rooms/{code}/join", post(rooms::join))
         .route("/api/v1/rooms/{code}/ws", get(rooms::socket))
@@ -244,9 +283,9 @@ async fn serve(addr: SocketAddr, lan: bool, per_address: usize, shared: Arc<Shar
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let local = listener.local_addr()?;
-    crate::cli::print(&format!("serving on http://{local}\n"))?;
+    print(&format!("serving on http://{local}\n"))?;
     if lan {
-        crate::cli::print(&lan::invitation(local.port()))?;
+        print(&lan::invitation(local.port()))?;
         if let Some(first) = lan::first(local.port()) {
             let _ = shared.rooms.lan.set(first);
         }

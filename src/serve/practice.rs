@@ -4,114 +4,41 @@
 //! (`practice::Round`): the verdict, the points, every prime with its
 //! witness and what the player missed.
 
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Result;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
-use axum::response::{IntoResponse, Response};
-use serde::Serialize;
+use axum::response::Response;
 
-use prime_solve::practice::{Answers, Reply, Round, counted, face};
+use prime_solve::practice::{Answers, Played, Reply, Round, Summary};
 use prime_solve::report::json;
-use prime_solve::{Card, Hand, Rng, Rules, Solver, Style};
+use prime_solve::request::Request;
+use prime_solve::{Rng, Rules};
 
 use super::Shared;
-use super::api::{
-    Options, Params, Refusal, Weight, flat, hand_and_rules, read, respond, solve, weigh,
-};
-use crate::cli::hints;
+use super::api::{Asked, Refusal, Weight, fault_words, from_body, respond, solve, weigh};
 
 /// Hands in a day's deal.
 const DAILY: usize = 10;
 /// The longest a round may say it took: a day (a phone left on the table
 /// overnight still sends a number).
 const MAX_MS: u64 = 86_400_000;
+/// The most points a round scores: 10 for the call, 10 for speed, 10 for
+/// height.
+const MAX_SCORE: u64 = 30;
 
-/// A hand dealt: its cards as shown and as typed, what each counts, the
-/// hand, and the primes it makes easiest first (the drill's `?`).
-#[derive(Serialize)]
-struct DealJson {
-    cards: Vec<String>,
-    tokens: Vec<String>,
-    values: Vec<u8>,
-    hand: Vec<u8>,
-    hints: Vec<json::Integer>,
-}
-
-/// `GET /api/v1/deal`'s answer.
-#[derive(Serialize)]
-struct OneJson {
-    schema: u32,
-    seed: u64,
-    rule_set: String,
-    #[serde(flatten)]
-    deal: DealJson,
-}
-
-/// `GET /api/v1/daily`'s answer.
-#[derive(Serialize)]
-struct DailyJson {
-    schema: u32,
-    date: String,
-    rule_set: String,
-    deals: Vec<DealJson>,
-}
-
-/// A prime the hand makes, with its witness worked.
-#[derive(Serialize)]
-struct PrimeJson {
-    value: json::Integer,
-    value_text: String,
-    witness: String,
-    steps: Vec<String>,
-}
-
-/// `POST /api/v1/practice`'s answer: the round as the drill scores it.
-#[derive(Serialize)]
-struct RoundJson {
-    schema: u32,
-    verdict: Option<serde_json::Value>,
-    prime: Option<json::Integer>,
-    score: u64,
-    primes: Vec<PrimeJson>,
-    simplest_prime: Option<json::Integer>,
-    best_prime: Option<json::Integer>,
-    missed: Vec<json::Integer>,
-}
-
-/// `cards` dealt from `rng` under `rules`, with the hints for them.
-fn dealt(
-    solver: &Solver,
-    k: usize,
-    rng: &mut Rng,
-    style: Style,
-) -> Result<DealJson, prime_solve::SolveError> {
-    let faces = solver.rules().faces;
-    let (cards, hand) = prime_solve::practice::deal(k, faces, rng);
-    let answers = Answers::of(solver, hand)?;
-    Ok(DealJson {
-        cards: cards.iter().map(|&c| face(c, style)).collect(),
-        tokens: cards.iter().map(|&c| face(c, Style::ASCII)).collect(),
-        values: counted(&cards, faces).unwrap_or_default(),
-        hand: hand.values(),
-        hints: answers.hints().into_iter().map(json::Integer).collect(),
-    })
-}
-
-/// The house rules and style of a request with no cards, and the
-/// parameters it takes besides.
-fn rules_of(params: &BTreeMap<String, String>, own: &[&str]) -> Result<(Rules, Options), Refusal> {
-    if params.contains_key("cards") {
+/// The house rules of a request that deals its own cards, once its
+/// endpoint has taken its own parameters.
+fn rules_of(request: &Request) -> Result<Rules, Refusal> {
+    if request.cards.is_some() {
         return Err(Refusal::bad(
             "this path deals the cards: give n=3 for how many",
         ));
     }
-    let options = read(params, own)?;
-    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
-    Ok((rules, options))
+    request.done()?;
+    Ok(request.rules)
 }
 
 /// `GET /api/v1/deal?n=3&seed=S&<rules>`: a hand as the pack deals it
@@ -119,31 +46,27 @@ fn rules_of(params: &BTreeMap<String, String>, own: &[&str]) -> Result<(Rules, O
 pub(super) async fn deal(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    Params(params): Params,
+    Asked(mut request): Asked,
 ) -> Response {
     let answer = async {
-        let (rules, options) = rules_of(&params, &["n", "seed"])?;
-        let k = match params.get("n").map(|n| n.parse::<usize>()) {
+        let (n, seed) = (request.take("n"), request.take("seed"));
+        let rules = rules_of(&request)?;
+        let k = match n.map(|n| n.parse::<usize>()) {
             None => 3,
             Some(Ok(k @ 2..=6)) => k,
             Some(_) => return Err(Refusal::bad("n is how many cards, 2 to 6")),
         };
-        let seed = match params.get("seed").map(|s| s.parse::<u64>()) {
+        let seed = match seed.map(|s| s.parse::<u64>()) {
             None => fresh_seed()?,
             Some(Ok(s)) => s,
             Some(Err(_)) => return Err(Refusal::bad("seed is a whole number, 0 or more")),
         };
-        let style = options.style.style();
+        let style = request.style;
         solve(&shared, weigh(k, &rules, peer.ip()), move |job| {
             let run = || -> Result<String> {
                 let solver = job.solver(rules)?;
-                let deal = dealt(&solver, k, &mut Rng::new(seed), style)?;
-                Ok(serde_json::to_string(&OneJson {
-                    schema: json::SCHEMA,
-                    seed,
-                    rule_set: rules.name(),
-                    deal,
-                })? + "\n")
+                let deal = json::deal(&solver, k, &mut Rng::new(seed), style)?;
+                Ok(serde_json::to_string(&json::dealt(seed, &rules, deal))? + "\n")
             };
             run().map_err(|e| Refusal::of(&e))
         })
@@ -162,33 +85,29 @@ fn fresh_seed() -> Result<u64, Refusal> {
 
 /// `GET /api/v1/daily?date=YYYY-MM-DD&<rules>`: the day's ten hands of
 /// three cards, the same cards for everyone on that date under any rules.
-pub(super) async fn daily(State(shared): State<Arc<Shared>>, Params(params): Params) -> Response {
+pub(super) async fn daily(
+    State(shared): State<Arc<Shared>>,
+    Asked(mut request): Asked,
+) -> Response {
     let answer = async {
-        let (rules, options) = rules_of(&params, &["date"])?;
-        let date = params
-            .get("date")
-            .ok_or_else(|| Refusal::bad("no date: give date=2026-12-06"))?;
-        let seed = daily_seed(date).ok_or_else(|| {
+        let date = request.take("date");
+        let rules = rules_of(&request)?;
+        let date = date.ok_or_else(|| Refusal::bad("no date: give date=2026-12-06"))?;
+        let seed = daily_seed(&date).ok_or_else(|| {
             Refusal::bad(format!(
                 "`{}` is not a date: give it as 2026-12-06",
-                prime_solve::text::excerpt(date)
+                prime_solve::text::excerpt(&date)
             ))
         })?;
-        let date = date.clone();
-        let style = options.style.style();
+        let style = request.style;
         solve(&shared, Weight::Light, move |job| {
             let run = || -> Result<String> {
                 let solver = job.solver(rules)?;
                 let mut rng = Rng::new(seed);
                 let deals = (0..DAILY)
-                    .map(|_| dealt(&solver, 3, &mut rng, style))
+                    .map(|_| json::deal(&solver, 3, &mut rng, style))
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok(serde_json::to_string(&DailyJson {
-                    schema: json::SCHEMA,
-                    date,
-                    rule_set: rules.name(),
-                    deals,
-                })? + "\n")
+                Ok(serde_json::to_string(&json::daily(date, &rules, deals))? + "\n")
             };
             run().map_err(|e| Refusal::of(&e))
         })
@@ -239,9 +158,9 @@ pub(super) async fn round(
     body: Bytes,
 ) -> Response {
     let answer = async {
-        let params = flat(&body)?;
-        let number = |key: &str, max: u64| -> Result<u64, Refusal> {
-            match params.get(key).map(|v| v.parse::<u64>()) {
+        let mut request = from_body(&body)?;
+        let number = |value: Option<String>, key: &str, max: u64| -> Result<u64, Refusal> {
+            match value.map(|v| v.parse::<u64>()) {
                 None => Ok(0),
                 Some(Ok(n)) if n <= max => Ok(n),
                 Some(_) => Err(Refusal::bad(format!(
@@ -249,12 +168,13 @@ pub(super) async fn round(
                 ))),
             }
         };
-        let ms = number("ms", MAX_MS)?;
-        let hints_taken = u32::try_from(number("hints", 1000)?).unwrap_or(1000);
-        let claim = params.get("claim").cloned().unwrap_or_default();
-        let (hand, rules, options) = hand_and_rules(&params, &["claim", "ms", "hints"])?;
-        let cards = shown_cards(&params, hand);
-        let style = options.style.style();
+        let ms = number(request.take("ms"), "ms", MAX_MS)?;
+        let hints_taken =
+            u32::try_from(number(request.take("hints"), "hints", 1000)?).unwrap_or(1000);
+        let claim = request.take("claim").unwrap_or_default();
+        request.done()?;
+        let (cards, hand) = request.hand()?;
+        let (rules, style) = (request.rules, request.style);
         solve(&shared, weigh(hand.len(), &rules, peer.ip()), move |job| {
             let run = || -> Result<String> {
                 let solver = job.solver(rules)?;
@@ -265,60 +185,47 @@ pub(super) async fn round(
                     Reply::Claim(claim.clone())
                 };
                 let round = Round::rule(cards, answers, reply, ms, hints_taken, &rules);
-                let verdict = match &round.ruling {
-                    None => None,
-                    Some(ruling) => Some(serde_json::to_value(json::check(
-                        hand,
-                        &rules,
-                        &claim,
-                        ruling,
-                        |f| format!("{f}{}", hints::for_fault(f)),
-                    ))?),
-                };
-                let a = &round.answers;
-                let object = RoundJson {
-                    schema: json::SCHEMA,
-                    verdict,
-                    prime: round.prime().map(json::Integer),
-                    score: round.score(),
-                    primes: a
-                        .primes
-                        .iter()
-                        .map(|p| PrimeJson {
-                            value: json::Integer(p.prime),
-                            value_text: p.prime.to_string(),
-                            witness: p.witness.render(style),
-                            steps: p.witness.steps(style),
-                        })
-                        .collect(),
-                    simplest_prime: a.simplest().map(|p| json::Integer(p.prime)),
-                    best_prime: a.best().map(|p| json::Integer(p.prime)),
-                    missed: round.missed().into_iter().map(json::Integer).collect(),
-                };
+                let worked = json::worked(&round.answers, style);
+                let object = json::practice_round(&round, &claim, &rules, &worked, fault_words);
                 Ok(serde_json::to_string(&object)? + "\n")
             };
             run().map_err(|e| Refusal::of(&e))
         })
         .await
     };
-    match answer.await {
-        Ok(body) => super::api::json_response(axum::http::StatusCode::OK, body),
-        Err(refusal) => refusal.into_response(),
-    }
+    respond(answer.await)
 }
 
-/// The cards of a round as the player saw them: the tokens sent, read as
-/// cards (they make `hand`, already read), or the hand's values.
-fn shown_cards(params: &BTreeMap<String, String>, hand: Hand) -> Vec<Card> {
-    params
-        .get("cards")
-        .and_then(|c| {
-            c.split([',', ' ', '+'])
-                .filter(|t| !t.is_empty())
-                .map(|t| Card::parse(t).ok())
-                .collect::<Option<Vec<Card>>>()
-        })
-        .unwrap_or_else(|| hand.values().into_iter().map(Card::Value).collect())
+/// A drill's rounds, as the page kept them.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Drill {
+    rounds: Vec<Played>,
+}
+
+/// `POST /api/v1/practice/summary` with `{"rounds": [{"valid": true, "ms":
+/// 1500, "score": 29}, ...]}`: the drill summed up as `prime-solve
+/// practice` sums it up.
+pub(super) async fn summary(body: Bytes) -> Response {
+    let answer = || -> Result<String, Refusal> {
+        let drill: Drill = serde_json::from_slice(&body)
+            .map_err(|e| Refusal::bad(format!("the body is not a drill's rounds: {e}")))?;
+        if let Some(r) = drill
+            .rounds
+            .iter()
+            .find(|r| r.ms > MAX_MS || r.score > MAX_SCORE)
+        {
+            return Err(Refusal::bad(format!(
+                "a round takes 0 to {MAX_MS} ms and scores 0 to {MAX_SCORE} points, not {} ms and {} points",
+                r.ms, r.score
+            )));
+        }
+        let summary = Summary::of_played(&drill.rounds);
+        serde_json::to_string(&json::summary(&summary))
+            .map(|text| text + "\n")
+            .map_err(|e| Refusal::bad(e.to_string()))
+    };
+    respond(answer())
 }
 
 #[cfg(test)]

@@ -49,6 +49,16 @@ pub fn counted(rules: &Rules, cards: usize) -> bool {
     (cards <= 3 && !stacked) || (cards == 4 && rules.functions.is_empty())
 }
 
+/// What a count of the ways shows besides each prime's count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Shown {
+    /// How many ways make each prime.
+    Count,
+    /// One example of each way, simplest first.
+    All,
+}
+
 /// One way to make a prime: the simplest expression of its kind.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Way {

@@ -27,6 +27,15 @@ const fail = async (why) => {
 };
 const text = (page, sel) => page.textContent(sel);
 const until = (page, fn, arg) => page.waitForFunction(fn, arg, { timeout: 15000 });
+/** Waits for `fn`, run in the page, to resolve to a truthy value: for a
+ * promise, which `waitForFunction` takes as truthy at once. */
+async function untilResolved(page, fn, what) {
+  const deadline = Date.now() + 15000;
+  while (!(await page.evaluate(fn))) {
+    if (Date.now() > deadline) await fail(`waited 15 s for ${what}`);
+    await page.waitForTimeout(100);
+  }
+}
 
 /** What a person checks on every screen: nothing scrolls sideways, every
  * control is big enough to tap, the console is clean. */
@@ -217,9 +226,9 @@ async function offline(context, width, height) {
   await page.goto(url);
   await page.waitForSelector("#answer ul.primes li", { timeout: 15000 });
   await page.evaluate(() => navigator.serviceWorker.ready);
-  await until(page, () => caches.match("/api/v1/table?faces=five&steps=1").then((r) => !!r));
+  await untilResolved(page, () => caches.match("/api/v1/table?faces=five&steps=1").then((r) => !!r), "the table kept");
   process.kill(Number(serverPid), "SIGTERM");
-  await until(page, () => fetch("/healthz").then(() => false, () => true));
+  await untilResolved(page, () => fetch("/healthz").then(() => false, () => true), "the server to stop");
   await page.reload();
   await page.waitForSelector("#picker .ranks button");
   await page.click("#clear");

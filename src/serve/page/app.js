@@ -1,11 +1,11 @@
 // The page asks the server's JSON API (docs/api.md) and shows its answers;
-// every rule, every prime and every word of a verdict comes from the
-// server. Once a rule set's table has come, a hand of three cards is
-// answered from it when the server cannot be reached.
+// every rule, every prime, every card as shown and every word of a verdict
+// comes from the server. Once a rule set's table has come, a hand of three
+// cards is answered from it when the server cannot be reached.
 
+import { $, ask, cardTokens, el, handText, plural, post, verdictLine } from "/common.js";
 import { startPractice } from "/practice.js";
 
-const $ = (id) => document.getElementById(id);
 const handForm = $("hand-form");
 const rulesForm = $("rules-form");
 const claimForm = $("claim-form");
@@ -46,34 +46,6 @@ function restore() {
   for (const name of FUNCTIONS) f[name].checked = functions.includes(name);
   const cards = localStorage.getItem(CARDS_KEY);
   if (cards) handForm.cards.value = cards;
-}
-
-/** GET a path of the API: its JSON, or an Error with the server's words
- * (`offline` set when the server could not be reached at all). */
-async function ask(path, init) {
-  let response;
-  try {
-    response = await fetch(path, { headers: { Accept: "application/json" }, ...init });
-  } catch (err) {
-    const e = new Error("The server cannot be reached.");
-    e.offline = true;
-    throw e;
-  }
-  let body;
-  try {
-    body = await response.json();
-  } catch (err) {
-    throw new Error(`The server answered ${response.status} without JSON.`);
-  }
-  if (!response.ok) throw new Error(body.error || `The server answered ${response.status}.`);
-  return body;
-}
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
 }
 
 // ---- The rule set's table, for answers without the server ----
@@ -133,7 +105,7 @@ async function heldTable() {
 /** The entry of the table for the cards typed, found by the keys the
  * server gave (no rule is applied here), or why not. */
 function lookUp(table, text) {
-  const tokens = text.split(/[\s,+]+/).filter(Boolean);
+  const tokens = cardTokens(text);
   if (tokens.length !== 3) return { why: "Without the server only hands of three cards can be answered." };
   const keys = [];
   for (const t of tokens) {
@@ -154,7 +126,7 @@ function primeItem(p) {
   const details = el("details");
   const summary = el("summary");
   summary.append(el("span", p.value_text, "prime"), document.createTextNode(`= ${p.witness}`));
-  if (p.ways !== undefined) summary.append(el("span", `made ${p.ways} way${p.ways === 1 ? "" : "s"}`, "ways"));
+  if (p.ways !== undefined) summary.append(el("span", `made ${plural(p.ways, "way", "ways")}`, "ways"));
   details.append(summary);
   const steps = el("ol", undefined, "steps");
   for (const s of p.steps || []) steps.append(el("li", s));
@@ -170,26 +142,6 @@ function call(label, p) {
   return line;
 }
 
-/** The cards as typed, in the order typed and written as the page writes
- * cards (Q♥, 10♠, Joker), with the values the hand counts when a card is
- * more than a number. Only the writing changes: the values are the
- * server's. */
-function handText(typed, hand) {
-  const tokens = typed.split(/[\s,+]+/).filter(Boolean);
-  if (tokens.every((t) => /^\d+$/.test(t))) return tokens.join(" ");
-  const signs = { ...SUIT_SIGNS, "♤": "♠", "♡": "♥", "♧": "♣", "♢": "♦" };
-  const cards = tokens.map((t) => {
-    const u = t.toUpperCase();
-    if (u === "JK" || u === "JOKER" || u === "*") return "Joker";
-    if (/^\d+$/.test(u)) return u;
-    const m = /^(A|T|10|[2-9]|J|Q|K)([SHCD♠♥♣♦♤♡♧♢]?)$/u.exec(u);
-    if (!m) return t;
-    const suit = m[2] ? signs[m[2]] || m[2] : "";
-    return `${m[1] === "T" ? "10" : m[1]}${suit}`;
-  });
-  return `${cards.join(" ")} (counting ${hand.join(" ")})`;
-}
-
 /** The rules in words where the server gave them (a table kept from an
  * older server may not have them), else the rule set's name. */
 const rulesText = (rules, ruleSet) => rules?.described ?? ruleSet;
@@ -203,10 +155,11 @@ function rulesLine(rules, ruleSet) {
 
 /** Draws a hand's answer from the server's JSON (a query, or a table's
  * entry): the quickest call, the best, and each prime with its witness
- * worked step by step on a tap. */
-function drawAnswer({ typed, hand, primes, simplest, rules, ruleSet, offline, difficulty, nearest }) {
+ * worked step by step on a tap. `faces` are the cards as the server wrote
+ * them (as typed, without the server). */
+function drawAnswer({ faces, hand, primes, simplest, rules, ruleSet, offline, difficulty, nearest }) {
   const parts = [];
-  const cards = handText(typed, hand);
+  const cards = handText(faces, hand);
   if (primes.length === 0) {
     parts.push(el("p", `The hand ${cards} makes no prime.`, "bad"), rulesLine(rules, ruleSet));
     if (nearest) {
@@ -218,8 +171,7 @@ function drawAnswer({ typed, hand, primes, simplest, rules, ruleSet, offline, di
       parts.push(line);
     }
   } else {
-    const n = primes.length;
-    parts.push(el("p", `The hand ${cards} makes ${n} prime${n === 1 ? "" : "s"}.`), rulesLine(rules, ruleSet));
+    parts.push(el("p", `The hand ${cards} makes ${plural(primes.length, "prime", "primes")}.`), rulesLine(rules, ruleSet));
     const quick = primes.find((p) => p.value_text === String(simplest));
     if (quick) parts.push(call("Quickest call", quick));
     parts.push(call("Best call", primes[primes.length - 1]));
@@ -256,7 +208,7 @@ async function showPrimes(event) {
   p.set("steps", "1");
   // The ways are counted for hands of up to three cards (four or more can
   // take a second, or be refused).
-  if (cards.split(/[\s,+]+/).filter(Boolean).length <= 3) p.set("ways", "count");
+  if (cardTokens(cards).length <= 3) p.set("ways", "count");
   answered = null;
   verdict.replaceChildren();
   answer.replaceChildren(el("p", "Solving…", "note"));
@@ -266,7 +218,7 @@ async function showPrimes(event) {
     online(true);
     answered = cards;
     drawAnswer({
-      typed: cards, hand: q.hand, primes: q.primes, simplest: q.simplest_prime, rules: q.rules,
+      faces: q.cards, hand: q.hand, primes: q.primes, simplest: q.simplest_prime, rules: q.rules,
       ruleSet: q.rule_set, offline: false, difficulty: q, nearest: q.nearest_above,
     });
   } catch (err) {
@@ -285,7 +237,7 @@ async function showPrimes(event) {
     const found = lookUp(table, cards);
     if (found.why) answer.replaceChildren(el("p", found.why, "bad"));
     else drawAnswer({
-      typed: cards, hand: found.entry.hand, primes: found.entry.primes, simplest: found.entry.simplest_prime,
+      faces: cardTokens(cards), hand: found.entry.hand, primes: found.entry.primes, simplest: found.entry.simplest_prime,
       rules: table.rules, ruleSet: table.rule_set, offline: true,
     });
   }
@@ -307,12 +259,7 @@ async function rule(event) {
   p.set("claim", claimForm.claim.value.trim());
   verdict.replaceChildren(el("p", "Ruling…", "note"));
   try {
-    const v = await ask(`/api/v1/check?${p}`);
-    verdict.replaceChildren(
-      v.valid
-        ? el("p", v.claim.includes("=") ? `Valid: ${v.claim}, a prime.` : `Valid: ${v.claim} = ${v.value_text}, a prime.`, "good")
-        : el("p", `Invalid: ${v.fault}`, "bad"),
-    );
+    verdict.replaceChildren(verdictLine(await ask(`/api/v1/check?${p}`)));
   } catch (err) {
     verdict.replaceChildren(el("p", err.message, "bad"));
   }
@@ -339,7 +286,7 @@ function pickerSetup() {
     const rank = e.target.closest("button")?.dataset.rank;
     if (!rank) return;
     const token = rank === "JK" ? "JK" : rank + suit;
-    const now = handForm.cards.value.split(/[\s,+]+/).filter(Boolean);
+    const now = cardTokens(handForm.cards.value);
     const full = now.length >= 3;
     const cards = full ? [token] : [...now, token];
     handForm.cards.value = cards.join(" ");
@@ -406,7 +353,7 @@ function refreshCrib() {
   const parts = [];
   for (const [low, hands] of groups) {
     const d = el("details");
-    d.append(el("summary", `Lowest card ${low} (${hands.length} hand${hands.length === 1 ? "" : "s"})`));
+    d.append(el("summary", `Lowest card ${low} (${plural(hands.length, "hand", "hands")})`));
     const list = el("ul", undefined, "crib");
     for (const h of hands) {
       const li = el("li");
@@ -450,7 +397,7 @@ async function createRoom(event) {
   const body = { ...Object.fromEntries(ruleParams()), name: f.name.value, seats: f.seats.value, bots: f.bots.value, pause: f.pause.value };
   $("create-error").textContent = "";
   try {
-    const room = await ask("/api/v1/rooms", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+    const room = await post("/api/v1/rooms", body);
     localStorage.setItem(`prime-time-room-${room.code}`, room.token);
     location.assign(room.link);
   } catch (err) {
@@ -484,7 +431,7 @@ window.addEventListener("offline", () => online(false));
 showTab();
 showPrimes();
 fetchTable();
-startPractice({ ask, el, ruleParams });
+startPractice({ ruleParams });
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(() => {});
 }

@@ -1,12 +1,13 @@
 // The practice drill: ten hands dealt by the server (or the day's ten),
 // a clock, hints, each call ruled and scored by the server as `prime-solve
-// practice` scores it, and the drills' history kept on this device.
+// practice` scores it, the drill summed up by the server, and the drills'
+// history kept on this device.
 
-// What the page shares with the drill: its API call, its element maker
-// and its house rules (given by app.js, which imports this module).
-let ask, el, ruleParams;
+import { $, ask, cardName, cardView, el, post, seconds, verdictLine } from "/common.js";
 
-const $ = (id) => document.getElementById(id);
+// The house rules the page has chosen (given by app.js, which imports
+// this module).
+let ruleParams;
 const HISTORY_KEY = "prime-time-history";
 const ROUNDS = 10;
 
@@ -64,15 +65,8 @@ async function deal() {
   show("drill");
   $("drill-head").textContent = `${drill.daily ? `Today's ten, ${drill.date}` : "Ten hands"} · hand ${i + 1} of ${ROUNDS} · ${drill.ruleSet}`;
   const cards = $("drill-cards");
-  cards.replaceChildren(
-    ...hand.cards.map((c, k) => {
-      const card = el("span", undefined, /[♥♦]/.test(c) ? "card red" : "card");
-      card.append(el("span", c, "face"));
-      if (String(hand.values[k]) !== c.replace(/[♠♥♣♦]/, "")) card.append(el("span", String(hand.values[k]), "counts"));
-      return card;
-    }),
-  );
-  cards.setAttribute("aria-label", `The cards: ${hand.cards.join(", ")}`);
+  cards.replaceChildren(...hand.cards.map((c, k) => cardView(c, hand.values[k])));
+  cards.setAttribute("aria-label", `The cards: ${hand.cards.map(cardName).join(", ")}`);
   $("hint-text").textContent = "";
   $("ruling").replaceChildren();
   $("next").hidden = true;
@@ -86,7 +80,7 @@ async function deal() {
 }
 
 function tick() {
-  $("clock").textContent = `${((performance.now() - drill.started) / 1000).toFixed(1)} s`;
+  $("clock").textContent = seconds(performance.now() - drill.started);
 }
 
 function hint() {
@@ -110,7 +104,7 @@ async function answer(claim) {
   const body = { ...Object.fromEntries(drill.rules), cards: drill.hand.tokens.join(" "), claim, ms, hints: drill.hints };
   let r;
   try {
-    r = await ask("/api/v1/practice", { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+    r = await post("/api/v1/practice", body);
   } catch (err) {
     // Not ruled: the hand goes on, and so does its clock.
     $("ruling").replaceChildren(el("p", `${err.message} Try again.`, "bad"));
@@ -123,11 +117,7 @@ async function answer(claim) {
   drill.rounds.push({ valid, score: r.score, ms, passed: !r.verdict });
   const parts = [];
   if (!r.verdict) parts.push(el("p", r.primes.length === 0 ? "Passed: right, this hand makes no prime." : "Passed.", "note"));
-  else if (valid) {
-    const said = r.verdict.claim.includes("=") ? r.verdict.claim : `${r.verdict.claim} = ${r.verdict.value_text}`;
-    parts.push(el("p", `Valid: ${said}. ${r.score} points.`, "good"));
-  }
-  else parts.push(el("p", `Invalid: ${r.verdict.fault}`, "bad"));
+  else parts.push(verdictLine(r.verdict, valid ? `${r.score} points.` : ""));
   const missed = r.primes.filter((p) => r.missed.map(String).includes(p.value_text));
   if (r.primes.length === 0) parts.push(el("p", "This hand makes no prime.", "note"));
   else if (missed.length > 0) {
@@ -147,13 +137,6 @@ async function answer(claim) {
   next.focus();
 }
 
-function median(xs) {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : Math.round((s[m - 1] + s[m]) / 2);
-}
-
 /** The drill's result as text to share: the marks of each hand, never
  * the hands themselves. */
 function shareText(entry) {
@@ -161,20 +144,27 @@ function shareText(entry) {
   return `Prime Time, today's ten ${entry.date} (${entry.ruleSet})\n${marks} ${entry.correct}/${entry.rounds} · ${entry.score} points`;
 }
 
-function finish() {
+/** The drill's end: summed up by the server, kept in the history, and
+ * for today's ten a result to share. */
+async function finish() {
   const rounds = drill.rounds;
-  const correct = rounds.filter((r) => r.valid).length;
-  const score = rounds.reduce((sum, r) => sum + r.score, 0);
-  const mid = median(rounds.filter((r) => r.valid).map((r) => r.ms));
+  let s;
+  try {
+    s = await post("/api/v1/practice/summary", { rounds: rounds.map(({ valid, ms, score }) => ({ valid, ms, score })) });
+  } catch (err) {
+    // Not summed up: the last hand's ruling stays, and so does its button.
+    $("ruling").append(el("p", `${err.message} Try again.`, "bad"));
+    return;
+  }
   const entry = {
     when: new Date().toISOString(),
     daily: drill.daily,
     date: drill.date,
     ruleSet: drill.ruleSet,
-    rounds: rounds.length,
-    correct,
-    score,
-    medianMs: mid,
+    rounds: s.rounds,
+    correct: s.correct,
+    score: s.score,
+    medianMs: s.median_ms,
     marks: rounds.map((r) => (r.valid ? "valid" : r.passed ? "pass" : "wrong")),
   };
   const history = loadHistory();
@@ -184,7 +174,7 @@ function finish() {
   const end = $("drill-end");
   const parts = [
     el("h2", drill.daily ? `Today's ten, ${drill.date}` : "Ten hands"),
-    el("p", `${correct} of ${rounds.length} called · ${score} points${mid === null ? "" : ` · median ${(mid / 1000).toFixed(1)} s a call`}`, "result"),
+    el("p", `${s.correct} of ${s.rounds} called · ${s.score} points${s.median_ms === null ? "" : ` · median ${seconds(s.median_ms)} a call`}`, "result"),
   ];
   if (drill.daily) {
     const text = shareText(entry);
@@ -249,7 +239,7 @@ function drawHistory() {
 }
 
 export function startPractice(page) {
-  ({ ask, el, ruleParams } = page);
+  ({ ruleParams } = page);
   $("start-drill").addEventListener("click", () => begin(false));
   $("start-daily").addEventListener("click", () => begin(true));
   $("call-form").addEventListener("submit", (e) => {

@@ -28,7 +28,7 @@ use prime_solve::room::{GameOverView, MAX_MESSAGE, RoomMade, SeatTaken, ServerMe
 use prime_solve::{Budget, Rules};
 
 use super::Shared;
-use super::api::{Params, Refusal, flat, json_response, read};
+use super::api::{Params, Refusal, flat, json_response, rules_among};
 use super::limit::Shares;
 use room::{Command, JoinError, Room, Settings};
 use secret::Token;
@@ -377,8 +377,7 @@ fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
         "window_ms",
         "turns",
     ];
-    let options = read(params, &OWN)?;
-    let rules = options.rules.rules().map_err(|e| Refusal::of(&e))?;
+    let rules = rules_among(params, &OWN)?;
     let seats = match params.get("seats").map(|s| s.parse::<usize>()) {
         None => 3,
         Some(Ok(n @ 2..=6)) => n,
