@@ -1,5 +1,6 @@
 //! FNV-1a, 64 bits: the one checksum of bytes, the same on every machine,
-//! behind shard manifests, the crib's font subset tag and the day's seed.
+//! behind shard manifests, the crib's font subset tag and the day's ten
+//! deals.
 
 /// The FNV-1a hash of `bytes`, 64 bits. It tells bytes apart (a part cut
 /// short or mixed up, another subset of glyphs, another date), not a
