@@ -2,8 +2,12 @@
 //! the same answers as the full table (primes, witnesses, pruned counts),
 //! without building it.
 //!
-//! One concern, kept in one file: the scan and the targeted searches share
-//! the pair walk and the full table's tie-breaks, which must agree exactly.
+//! It holds the scan that keeps only primes (`Build::scan_primes`), the
+//! targeted searches for the primes up to a ceiling (`targeted_primes`,
+//! `targeted_census`), the narrowed copies of tables both of them walk,
+//! the pair scan and the walk of the shorter side, the filters of values
+//! that cannot be prime or square, and the places that break ties as the
+//! full table does.
 
 use std::collections::hash_map::Entry;
 use std::sync::{Arc, OnceLock};
