@@ -215,14 +215,6 @@ async fn player(
     }
 }
 
-fn percentile(sorted: &[u64], p: f64) -> u64 {
-    if sorted.is_empty() {
-        return 0;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i]
-}
-
 fn rss_kb(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
@@ -239,6 +231,29 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(300);
+    let (mut server, addr) = start_server();
+    let pid = server.id();
+    let totals = Arc::new(Totals::default());
+    let peak = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    play_rooms(rooms, &addr, pid, &totals, &peak);
+    let elapsed = started.elapsed();
+    let end_rss = rss_kb(pid);
+    let _ = server.kill();
+    let _ = server.wait();
+    let violations = report(
+        rooms,
+        &totals,
+        elapsed,
+        [peak.load(Ordering::Relaxed), end_rss],
+    );
+    if !violations.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+/// The release binary serving on a free loopback port, and its address.
+fn start_server() -> (std::process::Child, String) {
     let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/target/release/prime-solve");
     let mut server = Command::new(bin)
         .args([
@@ -265,19 +280,22 @@ fn main() {
         .strip_prefix("serving on http://")
         .unwrap()
         .to_string();
-    let pid = server.id();
+    (server, addr)
+}
+
+/// `rooms` rooms of three scripted players each, made on the server at
+/// `addr` (process `pid`) and played to their end, into `totals`; `peak`
+/// is the server's highest resident memory sampled meanwhile.
+fn play_rooms(rooms: usize, addr: &str, pid: u32, totals: &Arc<Totals>, peak: &Arc<AtomicU64>) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let totals = Arc::new(Totals::default());
-    let peak = Arc::new(AtomicU64::new(0));
-    let started = Instant::now();
     runtime.block_on(async {
         let solver = Arc::new(Solver::new(Rules::default()).unwrap());
         let sampler = {
-            let peak = Arc::clone(&peak);
+            let peak = Arc::clone(peak);
             tokio::spawn(async move {
                 loop {
                     peak.fetch_max(rss_kb(pid), Ordering::Relaxed);
@@ -289,7 +307,7 @@ fn main() {
         let mut rng = prime_solve::Rng::new(7);
         for _ in 0..rooms {
             let made = post(
-                &addr,
+                addr,
                 "/api/v1/rooms",
                 &json!({"seats": 3, "name": "p0", "endgame": "first-out", "window_ms": 300, "limit": 10, "turns": 60}),
             )
@@ -297,7 +315,7 @@ fn main() {
             let code = made["code"].as_str().unwrap().to_string();
             let mut tokens = vec![made["token"].as_str().unwrap().to_string()];
             for i in 1..3 {
-                let seat = post(&addr, &format!("/api/v1/rooms/{code}/join"), &json!({"name": format!("p{i}")})).await;
+                let seat = post(addr, &format!("/api/v1/rooms/{code}/join"), &json!({"name": format!("p{i}")})).await;
                 tokens.push(seat["token"].as_str().unwrap().to_string());
             }
             let room = Arc::new(RoomShared { sent: Mutex::default(), tokens });
@@ -305,11 +323,11 @@ fn main() {
                 // One player in ten drops once, somewhere in turns 2 to 12.
                 let drop_at = rng.chance(100).then(|| 2 + rng.below(10));
                 players.push(tokio::spawn(player(
-                    addr.clone(),
+                    addr.to_string(),
                     code.clone(),
                     seat,
                     Arc::clone(&room),
-                    Arc::clone(&totals),
+                    Arc::clone(totals),
                     Arc::clone(&solver),
                     drop_at,
                 )));
@@ -321,10 +339,12 @@ fn main() {
         }
         sampler.abort();
     });
-    let elapsed = started.elapsed();
-    let end_rss = rss_kb(pid);
-    let _ = server.kill();
-    let _ = server.wait();
+}
+
+/// Prints what the run measured, `memory_kb` the server's peak and final
+/// resident memory; the violations found.
+fn report(rooms: usize, totals: &Totals, elapsed: Duration, memory_kb: [u64; 2]) -> Vec<String> {
+    let [peak, end_rss] = memory_kb;
     let mut lat = totals.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
     let violations = totals.violations.lock().unwrap().clone();
@@ -342,21 +362,19 @@ fn main() {
     );
     println!(
         "call to verdict at every player: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} deliveries)",
-        percentile(&lat, 0.5) as f64 / 1000.0,
-        percentile(&lat, 0.99) as f64 / 1000.0,
+        prime_solve::percentile(&lat, 50).unwrap_or(0) as f64 / 1000.0,
+        prime_solve::percentile(&lat, 99).unwrap_or(0) as f64 / 1000.0,
         lat.last().copied().unwrap_or(0) as f64 / 1000.0,
         lat.len()
     );
     println!(
         "server resident memory: peak {:.1} MB, at the end {:.1} MB",
-        peak.load(Ordering::Relaxed) as f64 / 1024.0,
+        peak as f64 / 1024.0,
         end_rss as f64 / 1024.0
     );
     println!("violations: {}", violations.len());
     for v in violations.iter().take(20) {
         println!("  {v}");
     }
-    if !violations.is_empty() {
-        std::process::exit(1);
-    }
+    violations
 }
