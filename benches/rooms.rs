@@ -72,7 +72,6 @@ struct RoomShared {
     tokens: Vec<String>,
 }
 
-#[allow(clippy::too_many_lines)]
 async fn player(
     addr: String,
     code: String,
@@ -143,30 +142,7 @@ async fn player(
                 if !mine {
                     continue;
                 }
-                let caller = if turn % 4 == 3 { 1 } else { 0 };
-                let message = if caller == seat {
-                    let claim = if turn.is_multiple_of(7) {
-                        Some("1+1+1+1".to_string())
-                    } else {
-                        let answer = solver
-                            .query(Hand::from_values(&hand), Want::Primes)
-                            .unwrap();
-                        answer
-                            .primes()
-                            .last()
-                            .map(|&p| answer.witness(p).unwrap().render(Style::ASCII))
-                    };
-                    match claim {
-                        Some(claim) => {
-                            room.sent.lock().unwrap().insert(turn, Instant::now());
-                            totals.calls.fetch_add(1, Ordering::Relaxed);
-                            json!({"type": "call", "claim": claim})
-                        }
-                        None => json!({"type": "pass"}),
-                    }
-                } else {
-                    json!({"type": "pass"})
-                };
+                let message = reply(seat, turn, &hand, &room, &totals, &solver);
                 if ws
                     .send(Message::Text(message.to_string().into()))
                     .await
@@ -176,25 +152,7 @@ async fn player(
                     return;
                 }
             }
-            "verdict" => {
-                if let Some(claim) = m["claim"].as_str() {
-                    let arrived = Instant::now();
-                    let turn = m["turn"].as_u64().unwrap();
-                    if let Some(sent) = room.sent.lock().unwrap().get(&turn) {
-                        totals
-                            .latencies_us
-                            .lock()
-                            .unwrap()
-                            .push(arrived.duration_since(*sent).as_micros() as u64);
-                    }
-                    let ruled = check(Hand::from_values(&hand), claim, &rules);
-                    if m["valid"] != json!(ruled.is_ok()) {
-                        totals
-                            .violation(format!("room {code}: a verdict that is not check's: {m}"));
-                    }
-                    totals.verdicts_checked.fetch_add(1, Ordering::Relaxed);
-                }
-            }
+            "verdict" => verdict(&m, &hand, &rules, &code, &room, &totals),
             "won" | "buried" => {
                 if !conserved(&m) {
                     totals.violation(format!("room {code}: cards not conserved: {m}"));
@@ -213,6 +171,62 @@ async fn player(
             _ => {}
         }
     }
+}
+
+/// What `seat` sends on `turn` of `hand`: seat 1 calls on every fourth
+/// turn, seat 0 on the others, a wrong claim on every seventh, the
+/// highest prime else; the other seats pass.
+fn reply(
+    seat: usize,
+    turn: u64,
+    hand: &[u8],
+    room: &RoomShared,
+    totals: &Totals,
+    solver: &Solver,
+) -> Value {
+    let caller = if turn % 4 == 3 { 1 } else { 0 };
+    if caller != seat {
+        return json!({"type": "pass"});
+    }
+    let claim = if turn.is_multiple_of(7) {
+        Some("1+1+1+1".to_string())
+    } else {
+        let answer = solver.query(Hand::from_values(hand), Want::Primes).unwrap();
+        answer
+            .primes()
+            .last()
+            .map(|&p| answer.witness(p).unwrap().render(Style::ASCII))
+    };
+    match claim {
+        Some(claim) => {
+            room.sent.lock().unwrap().insert(turn, Instant::now());
+            totals.calls.fetch_add(1, Ordering::Relaxed);
+            json!({"type": "call", "claim": claim})
+        }
+        None => json!({"type": "pass"}),
+    }
+}
+
+/// A verdict `m` on a claim on `hand`: its time from the call, and
+/// whether it is `check`'s.
+fn verdict(m: &Value, hand: &[u8], rules: &Rules, code: &str, room: &RoomShared, totals: &Totals) {
+    let Some(claim) = m["claim"].as_str() else {
+        return;
+    };
+    let arrived = Instant::now();
+    let turn = m["turn"].as_u64().unwrap();
+    if let Some(sent) = room.sent.lock().unwrap().get(&turn) {
+        totals
+            .latencies_us
+            .lock()
+            .unwrap()
+            .push(arrived.duration_since(*sent).as_micros() as u64);
+    }
+    let ruled = check(Hand::from_values(hand), claim, rules);
+    if m["valid"] != json!(ruled.is_ok()) {
+        totals.violation(format!("room {code}: a verdict that is not check's: {m}"));
+    }
+    totals.verdicts_checked.fetch_add(1, Ordering::Relaxed);
 }
 
 fn rss_kb(pid: u32) -> u64 {
