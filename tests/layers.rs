@@ -90,10 +90,8 @@ fn crates() -> (Modules, Modules) {
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        if matches!(
-            parts.last().map(String::as_str),
-            Some("mod" | "lib" | "main")
-        ) {
+        let crate_root = rel == Path::new("lib") || rel == Path::new("main");
+        if crate_root || parts.last().is_some_and(|p| p == "mod") {
             parts.pop();
         }
         let of_binary =
