@@ -72,7 +72,6 @@ struct RoomShared {
     tokens: Vec<String>,
 }
 
-#[allow(clippy::too_many_lines)]
 async fn player(
     addr: String,
     code: String,
@@ -143,30 +142,7 @@ async fn player(
                 if !mine {
                     continue;
                 }
-                let caller = if turn % 4 == 3 { 1 } else { 0 };
-                let message = if caller == seat {
-                    let claim = if turn.is_multiple_of(7) {
-                        Some("1+1+1+1".to_string())
-                    } else {
-                        let answer = solver
-                            .query(Hand::from_values(&hand), Want::Primes)
-                            .unwrap();
-                        answer
-                            .primes()
-                            .last()
-                            .map(|&p| answer.witness(p).unwrap().render(Style::ASCII))
-                    };
-                    match claim {
-                        Some(claim) => {
-                            room.sent.lock().unwrap().insert(turn, Instant::now());
-                            totals.calls.fetch_add(1, Ordering::Relaxed);
-                            json!({"type": "call", "turn": turn, "claim": claim})
-                        }
-                        None => json!({"type": "pass", "turn": turn}),
-                    }
-                } else {
-                    json!({"type": "pass", "turn": turn})
-                };
+                let message = reply(seat, turn, &hand, &room, &totals, &solver);
                 if ws
                     .send(Message::Text(message.to_string().into()))
                     .await
@@ -176,25 +152,7 @@ async fn player(
                     return;
                 }
             }
-            "verdict" => {
-                if let Some(claim) = m["claim"].as_str() {
-                    let arrived = Instant::now();
-                    let turn = m["turn"].as_u64().unwrap();
-                    if let Some(sent) = room.sent.lock().unwrap().get(&turn) {
-                        totals
-                            .latencies_us
-                            .lock()
-                            .unwrap()
-                            .push(arrived.duration_since(*sent).as_micros() as u64);
-                    }
-                    let ruled = check(Hand::from_values(&hand), claim, &rules);
-                    if m["valid"] != json!(ruled.is_ok()) {
-                        totals
-                            .violation(format!("room {code}: a verdict that is not check's: {m}"));
-                    }
-                    totals.verdicts_checked.fetch_add(1, Ordering::Relaxed);
-                }
-            }
+            "verdict" => verdict(&m, &hand, &rules, &code, &room, &totals),
             "won" | "buried" => {
                 if !conserved(&m) {
                     totals.violation(format!("room {code}: cards not conserved: {m}"));
@@ -215,12 +173,63 @@ async fn player(
     }
 }
 
-fn percentile(sorted: &[u64], p: f64) -> u64 {
-    if sorted.is_empty() {
-        return 0;
+/// What `seat` sends on `turn` of `hand`: seat 1 calls on every fourth
+/// turn, seat 0 on the others, a wrong claim on every seventh (a card
+/// used twice), the
+/// highest prime else; the other seats pass.
+fn reply(
+    seat: usize,
+    turn: u64,
+    hand: &[u8],
+    room: &RoomShared,
+    totals: &Totals,
+    solver: &Solver,
+) -> Value {
+    let caller = if turn % 4 == 3 { 1 } else { 0 };
+    if caller != seat {
+        return json!({"type": "pass", "turn": turn});
     }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i]
+    let claim = if turn.is_multiple_of(7) {
+        // A card used twice: a readable claim that fails, ruled wrong.
+        let cards: Vec<String> = hand.iter().map(u8::to_string).collect();
+        Some(format!("{}+{}", cards[0], cards.join("+")))
+    } else {
+        let answer = solver.query(Hand::from_values(hand), Want::Primes).unwrap();
+        answer
+            .primes()
+            .last()
+            .map(|&p| answer.witness(p).unwrap().render(Style::ASCII))
+    };
+    match claim {
+        Some(claim) => {
+            room.sent.lock().unwrap().insert(turn, Instant::now());
+            totals.calls.fetch_add(1, Ordering::Relaxed);
+            json!({"type": "call", "turn": turn, "claim": claim})
+        }
+        None => json!({"type": "pass", "turn": turn}),
+    }
+}
+
+/// A verdict `m` on a claim on `hand`: its time from the call, and
+/// whether it is `check`'s.
+fn verdict(m: &Value, hand: &[u8], rules: &Rules, code: &str, room: &RoomShared, totals: &Totals) {
+    let Some(claim) = m["claim"].as_str() else {
+        return;
+    };
+    let arrived = Instant::now();
+    let turn = m["turn"].as_u64().unwrap();
+    if let Some(sent) = room.sent.lock().unwrap().get(&turn) {
+        totals
+            .latencies_us
+            .lock()
+            .unwrap()
+            .push(arrived.duration_since(*sent).as_micros() as u64);
+    }
+    let ruled = check(Hand::from_values(hand), claim, rules);
+    if m["valid"] != json!(ruled.is_ok()) {
+        totals.violation(format!("room {code}: a verdict that is not check's: {m}"));
+    }
+    totals.verdicts_checked.fetch_add(1, Ordering::Relaxed);
 }
 
 fn rss_kb(pid: u32) -> u64 {
@@ -239,6 +248,29 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(300);
+    let (mut server, addr) = start_server();
+    let pid = server.id();
+    let totals = Arc::new(Totals::default());
+    let peak = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    play_rooms(rooms, &addr, pid, &totals, &peak);
+    let elapsed = started.elapsed();
+    let end_rss = rss_kb(pid);
+    let _ = server.kill();
+    let _ = server.wait();
+    let violations = report(
+        rooms,
+        &totals,
+        elapsed,
+        [peak.load(Ordering::Relaxed), end_rss],
+    );
+    if !violations.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+/// The release binary serving on a free loopback port, and its address.
+fn start_server() -> (std::process::Child, String) {
     let bin = concat!(env!("CARGO_MANIFEST_DIR"), "/target/release/prime-solve");
     let mut server = Command::new(bin)
         .args([
@@ -265,19 +297,22 @@ fn main() {
         .strip_prefix("serving on http://")
         .unwrap()
         .to_string();
-    let pid = server.id();
+    (server, addr)
+}
+
+/// `rooms` rooms of three scripted players each, made on the server at
+/// `addr` (process `pid`) and played to their end, into `totals`; `peak`
+/// is the server's highest resident memory sampled meanwhile.
+fn play_rooms(rooms: usize, addr: &str, pid: u32, totals: &Arc<Totals>, peak: &Arc<AtomicU64>) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let totals = Arc::new(Totals::default());
-    let peak = Arc::new(AtomicU64::new(0));
-    let started = Instant::now();
     runtime.block_on(async {
         let solver = Arc::new(Solver::new(Rules::default()).unwrap());
         let sampler = {
-            let peak = Arc::clone(&peak);
+            let peak = Arc::clone(peak);
             tokio::spawn(async move {
                 loop {
                     peak.fetch_max(rss_kb(pid), Ordering::Relaxed);
@@ -289,7 +324,7 @@ fn main() {
         let mut rng = prime_solve::Rng::new(7);
         for _ in 0..rooms {
             let made = post(
-                &addr,
+                addr,
                 "/api/v1/rooms",
                 &json!({"seats": 3, "name": "p0", "endgame": "first-out", "window_ms": 300, "limit": 10, "turns": 60}),
             )
@@ -297,7 +332,7 @@ fn main() {
             let code = made["code"].as_str().unwrap().to_string();
             let mut tokens = vec![made["token"].as_str().unwrap().to_string()];
             for i in 1..3 {
-                let seat = post(&addr, &format!("/api/v1/rooms/{code}/join"), &json!({"name": format!("p{i}")})).await;
+                let seat = post(addr, &format!("/api/v1/rooms/{code}/join"), &json!({"name": format!("p{i}")})).await;
                 tokens.push(seat["token"].as_str().unwrap().to_string());
             }
             let room = Arc::new(RoomShared { sent: Mutex::default(), tokens });
@@ -305,11 +340,11 @@ fn main() {
                 // One player in ten drops once, somewhere in turns 2 to 12.
                 let drop_at = rng.chance(100).then(|| 2 + rng.below(10));
                 players.push(tokio::spawn(player(
-                    addr.clone(),
+                    addr.to_string(),
                     code.clone(),
                     seat,
                     Arc::clone(&room),
-                    Arc::clone(&totals),
+                    Arc::clone(totals),
                     Arc::clone(&solver),
                     drop_at,
                 )));
@@ -321,10 +356,12 @@ fn main() {
         }
         sampler.abort();
     });
-    let elapsed = started.elapsed();
-    let end_rss = rss_kb(pid);
-    let _ = server.kill();
-    let _ = server.wait();
+}
+
+/// Prints what the run measured, `memory_kb` the server's peak and final
+/// resident memory; the violations found.
+fn report(rooms: usize, totals: &Totals, elapsed: Duration, memory_kb: [u64; 2]) -> Vec<String> {
+    let [peak, end_rss] = memory_kb;
     let mut lat = totals.latencies_us.lock().unwrap().clone();
     lat.sort_unstable();
     let violations = totals.violations.lock().unwrap().clone();
@@ -342,21 +379,19 @@ fn main() {
     );
     println!(
         "call to verdict at every player: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} deliveries)",
-        percentile(&lat, 0.5) as f64 / 1000.0,
-        percentile(&lat, 0.99) as f64 / 1000.0,
+        prime_solve::percentile(&lat, 50).unwrap_or(0) as f64 / 1000.0,
+        prime_solve::percentile(&lat, 99).unwrap_or(0) as f64 / 1000.0,
         lat.last().copied().unwrap_or(0) as f64 / 1000.0,
         lat.len()
     );
     println!(
         "server resident memory: peak {:.1} MB, at the end {:.1} MB",
-        peak.load(Ordering::Relaxed) as f64 / 1024.0,
+        peak as f64 / 1024.0,
         end_rss as f64 / 1024.0
     );
     println!("violations: {}", violations.len());
     for v in violations.iter().take(20) {
         println!("  {v}");
     }
-    if !violations.is_empty() {
-        std::process::exit(1);
-    }
+    violations
 }

@@ -2,8 +2,12 @@
 //! primes and calls, weighted by how often it is dealt, and the statistics
 //! the reports print.
 //!
-//! One concern, kept in one file: a sweep and the figures of it that every
-//! report reads, so that each figure is worked out in one place.
+//! It holds the sweep's entry points (`analyze`, `analyze_all`,
+//! `analyze_screened`, `analyze_each`, and the `_among` forms over several
+//! rule sets), the grouping of hands that share sub-hands, each hand's
+//! [`HandResult`], why a rule set was not done ([`NotDone`]), and the
+//! figures every report reads from an [`Analysis`]: failing hands,
+//! probabilities, the highest prime, folder names.
 
 use crate::engine::{Budget, COUNTED_UP_TO};
 use std::sync::Arc;

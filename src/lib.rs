@@ -37,6 +37,7 @@ mod engine;
 mod expr;
 pub mod game;
 mod hand;
+mod hash;
 mod hint;
 mod pack;
 pub mod practice;
@@ -65,6 +66,7 @@ pub use engine::{
 };
 pub use expr::{Cost, Expr};
 pub use hand::{Hand, HandError, MAX_CARDS, MIN_CARDS};
+pub use hash::fnv1a64;
 pub use hint::Hint;
 pub use pack::{JOKERS, MAX_CARD_VALUE};
 pub use prime::{is_prime, why_not_prime};

@@ -14,6 +14,7 @@ use thiserror::Error;
 use crate::analysis::{Analysis, NotDone, searches};
 use crate::deck::deal;
 use crate::hand::Hand;
+use crate::hash::fnv1a64;
 use crate::rules::Rules;
 
 /// The most parts a sweep splits into.
@@ -173,20 +174,8 @@ pub fn split(
     parts
 }
 
-/// FNV-1a, 64 bits: a checksum of a part's bytes and of its list of hands,
-/// the same on every machine (it guards against a part cut short or
-/// mixed up, not against tampering).
-///
-/// ```
-/// assert_eq!(prime_solve::shard::fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-/// ```
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// A checksum of a list of hands: each hand's values, then a 0.
+/// A checksum of a list of hands, [`fnv1a64`] of each hand's values,
+/// then a 0: it tells a part's list of hands from another's.
 pub fn digest(hands: &[Hand]) -> u64 {
     let mut bytes = Vec::with_capacity(hands.len() * 7);
     for h in hands {

@@ -111,11 +111,9 @@ fn spread(mut xs: Vec<u64>) -> String {
     )
 }
 
-/// Runs a seeded simulation and checks its summary, on stdout and in
-/// `summary.md`, against numbers computed here from its `games.csv`:
-/// every game accounted for, each row consistent, wins adding up to the
-/// finished games, every rate and spread as the rows give it.
-fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&str]) {
+/// Runs a seeded simulation of 120 games capped at 800 turns: its stdout,
+/// its `summary.md` and its `games.csv`.
+fn simulation(players: &[&str], two_player: bool, extra: &[&str]) -> [String; 3] {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let mut cmd = prime_solve();
@@ -144,7 +142,40 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
     let stdout = String::from_utf8(stdout).unwrap();
     let summary = fs::read_to_string(out.join("summary.md")).unwrap();
     let csv = fs::read_to_string(out.join("games.csv")).unwrap();
+    [stdout, summary, csv]
+}
 
+/// What `games.csv` adds up to, worked out here.
+#[derive(Default)]
+struct Games {
+    finished: u64,
+    /// Whether some game did not finish.
+    any_unfinished: bool,
+    /// The turns and stockpile rebuilds of each finished game.
+    turns: Vec<u64>,
+    rebuilds: Vec<u64>,
+    /// The turns of every game, unfinished ones at the cap.
+    every_game: Vec<u64>,
+    /// Each seat's wins.
+    wins: Vec<u64>,
+    /// Turns of all games, and those tied, with no call, with no prime,
+    /// in the endgame, and tied or with no call in the endgame.
+    all_turns: u64,
+    ties: u64,
+    no_calls: u64,
+    no_prime: u64,
+    endgame: u64,
+    end_ties: u64,
+    end_no_calls: u64,
+    /// Each game's opening turns, and the endgame turns of each game that
+    /// reached the endgame.
+    opening_turns: Vec<u64>,
+    endgame_turns: Vec<u64>,
+}
+
+/// The games of `csv`, each row checked: consistent counts, a winner for
+/// each finished game and none for the others.
+fn games(csv: &str, players: &[&str], two_player: bool) -> Games {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
@@ -161,12 +192,11 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
     assert_eq!(rows.len(), 120);
     let num = |row: &Vec<&str>, i: usize| -> u64 { row[i].parse().unwrap() };
 
-    let (mut finished, mut turns, mut rebuilds) = (0u64, Vec::new(), Vec::new());
-    let mut every_game: Vec<u64> = Vec::new();
-    let mut wins = vec![0u64; players.len()];
-    let (mut all_turns, mut ties, mut no_calls, mut no_prime, mut endgame) = (0, 0, 0, 0, 0);
-    let (mut end_ties, mut end_no_calls) = (0, 0);
-    let (mut opening_turns, mut endgame_turns) = (Vec::new(), Vec::new());
+    let mut g = Games {
+        wins: vec![0u64; players.len()],
+        any_unfinished: rows.iter().any(|r| r[finished_at] == "false"),
+        ..Games::default()
+    };
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row[col("game")], i.to_string());
         let t = num(row, turns_at);
@@ -177,34 +207,34 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
         assert!(num(row, no_prime_at) <= num(row, no_calls_at), "{row:?}");
         assert!(num(row, no_calls_at) <= t, "{row:?}");
         assert!(num(row, endgame_at) <= t, "{row:?}");
-        all_turns += t;
-        every_game.push(t);
-        ties += num(row, ties_at);
-        no_calls += num(row, no_calls_at);
-        no_prime += num(row, no_prime_at);
-        endgame += num(row, endgame_at);
+        g.all_turns += t;
+        g.every_game.push(t);
+        g.ties += num(row, ties_at);
+        g.no_calls += num(row, no_calls_at);
+        g.no_prime += num(row, no_prime_at);
+        g.endgame += num(row, endgame_at);
         assert!(num(row, end_ties_at) <= num(row, ties_at), "{row:?}");
         assert!(
             num(row, end_no_calls_at) <= num(row, no_calls_at),
             "{row:?}"
         );
-        end_ties += num(row, end_ties_at);
-        end_no_calls += num(row, end_no_calls_at);
+        g.end_ties += num(row, end_ties_at);
+        g.end_no_calls += num(row, end_no_calls_at);
         // Every game plays the opening; a game reached the endgame when it
         // finished or played endgame turns before the cap.
-        opening_turns.push(t - num(row, endgame_at));
+        g.opening_turns.push(t - num(row, endgame_at));
         if row[finished_at] == "true" || num(row, endgame_at) > 0 {
-            endgame_turns.push(num(row, endgame_at));
+            g.endgame_turns.push(num(row, endgame_at));
         }
         match row[finished_at] {
             "true" => {
-                finished += 1;
-                turns.push(t);
-                rebuilds.push(num(row, rebuilds_at));
+                g.finished += 1;
+                g.turns.push(t);
+                g.rebuilds.push(num(row, rebuilds_at));
                 let seat: usize = row[seat_at].parse().unwrap();
                 assert!((1..=players.len()).contains(&seat), "{row:?}");
                 assert_eq!(row[model_at], players[seat - 1], "{row:?}");
-                wins[seat - 1] += 1;
+                g.wins[seat - 1] += 1;
             }
             "false" => {
                 // Unfinished games ran to the limit, and the most cards
@@ -224,23 +254,30 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
             assert_eq!(num(row, rebuilds_at), 0, "{row:?}");
         }
     }
-    assert_eq!(wins.iter().sum::<u64>(), finished);
-    assert!(finished > 0);
+    assert_eq!(g.wins.iter().sum::<u64>(), g.finished);
+    assert!(g.finished > 0);
+    g
+}
 
+/// The lines the summary should begin with, from the games: their count,
+/// lengths, rates, wins, and the stockpile's rebuilds or the phases.
+fn wanted_lines(g: &Games, players: &[&str], two_player: bool) -> Vec<String> {
+    let finished = g.finished;
     let mut want = vec![
         format!(
             "games: 120 (seed 7), finished {finished}, unfinished {}",
             120 - finished
         ),
-        format!("turns per finished game: {}", spread(turns.clone())),
+        format!("turns per finished game: {}", spread(g.turns.clone())),
         format!(
             "ties: {} of turns; nobody called: {} (no prime at all: {})",
-            percent(ties, all_turns, 2),
-            percent(no_calls, all_turns, 2),
-            percent(no_prime, all_turns, 2)
+            percent(g.ties, g.all_turns, 2),
+            percent(g.no_calls, g.all_turns, 2),
+            percent(g.no_prime, g.all_turns, 2)
         ),
     ];
-    let seats: Vec<String> = wins
+    let seats: Vec<String> = g
+        .wins
         .iter()
         .enumerate()
         .map(|(s, &w)| {
@@ -267,43 +304,55 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
     if two_player {
         want.push(format!(
             "stockpile rebuilds per finished game: {}",
-            spread(rebuilds)
+            spread(g.rebuilds.clone())
         ));
     } else {
         want.push(format!(
             "turns after the first player is out (the endgame): {}",
-            percent(endgame, all_turns, 2)
+            percent(g.endgame, g.all_turns, 2)
         ));
-        let median = |mut xs: Vec<u64>| {
-            xs.sort_unstable();
-            xs[(xs.len() - 1) / 2]
-        };
-        let opening = all_turns - endgame;
-        let bound = |t: u64| {
-            if t >= 800 {
-                format!("at least {t}")
-            } else {
-                t.to_string()
-            }
-        };
-        want.push(format!(
-            "by phase{}: every player in: median {} turns, ties {}, nobody called {}; \
-             endgame: median {} turns (of games that reached it), ties {}, nobody called {}",
-            if rows.iter().any(|r| r[finished_at] == "false") {
-                ", unfinished games counted as far as they went"
-            } else {
-                ""
-            },
-            bound(median(opening_turns)),
-            percent(ties - end_ties, opening, 2),
-            percent(no_calls - end_no_calls, opening, 2),
-            bound(median(endgame_turns)),
-            percent(end_ties, endgame, 2),
-            percent(end_no_calls, endgame, 2),
-        ));
+        want.push(phases_line(g));
     }
+    want
+}
+
+/// The summary's line on the opening and the endgame.
+fn phases_line(g: &Games) -> String {
+    let median = |mut xs: Vec<u64>| {
+        xs.sort_unstable();
+        xs[(xs.len() - 1) / 2]
+    };
+    let opening = g.all_turns - g.endgame;
+    let bound = |t: u64| {
+        if t >= 800 {
+            format!("at least {t}")
+        } else {
+            t.to_string()
+        }
+    };
+    format!(
+        "by phase{}: every player in: median {} turns, ties {}, nobody called {}; \
+         endgame: median {} turns (of games that reached it), ties {}, nobody called {}",
+        if g.any_unfinished {
+            ", unfinished games counted as far as they went"
+        } else {
+            ""
+        },
+        bound(median(g.opening_turns.clone())),
+        percent(g.ties - g.end_ties, opening, 2),
+        percent(g.no_calls - g.end_no_calls, opening, 2),
+        bound(median(g.endgame_turns.clone())),
+        percent(g.end_ties, g.endgame, 2),
+        percent(g.end_no_calls, g.endgame, 2),
+    )
+}
+
+/// The bootstrap intervals on stdout hold the median and the 90th
+/// percentile of the finished games; where games are unfinished, the line
+/// of every game's length is in `stdout` too, and joins `want`.
+fn check_lengths(stdout: &str, g: &Games, want: &mut Vec<String>) {
     // The bootstrap interval holds the median of the finished games.
-    let mut finished_turns = turns.clone();
+    let mut finished_turns = g.turns.clone();
     finished_turns.sort_unstable();
     let median = finished_turns[(finished_turns.len() - 1) / 2];
     let line = stdout
@@ -318,8 +367,9 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
     let (lo, hi) = p90_part.split_once('-').unwrap();
     let (lo, hi): (u64, u64) = (lo.parse().unwrap(), hi.parse().unwrap());
     assert!(lo <= p90 && p90 <= hi, "{lo}-{hi} against {p90}");
-    if finished < 120 {
+    if g.finished < 120 {
         // Unfinished games counted at the cap of 800 turns, a bound.
+        let mut every_game = g.every_game.clone();
         every_game.sort_unstable();
         let at = |pct: usize| every_game[(every_game.len() - 1) * pct / 100];
         let bound = |t: u64| {
@@ -333,7 +383,7 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
         // 90th percentile.
         let line = format!(
             "turns per game, the {} unfinished counted at the cap: median {}",
-            120 - finished,
+            120 - g.finished,
             bound(at(50)),
         );
         let found = stdout
@@ -346,6 +396,17 @@ fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&s
         );
         want.push(line);
     }
+}
+
+/// Runs a seeded simulation and checks its summary, on stdout and in
+/// `summary.md`, against numbers computed here from its `games.csv`:
+/// every game accounted for, each row consistent, wins adding up to the
+/// finished games, every rate and spread as the rows give it.
+fn summary_agrees_with_the_games(players: &[&str], two_player: bool, extra: &[&str]) {
+    let [stdout, summary, csv] = simulation(players, two_player, extra);
+    let g = games(&csv, players, two_player);
+    let mut want = wanted_lines(&g, players, two_player);
+    check_lengths(&stdout, &g, &mut want);
     for line in &want {
         assert!(
             stdout.lines().any(|l| l.starts_with(line.as_str())),

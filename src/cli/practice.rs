@@ -40,6 +40,25 @@ enum Typed {
 }
 
 impl Source {
+    /// Where `args` take the replies from: a script, the keyboard, or
+    /// lines on standard input.
+    fn of(args: &PracticeArgs) -> Result<Source> {
+        Ok(match &args.script {
+            Some(path) => Source::Script(term::read_script(path)?.into_iter()),
+            None if io::stdin().is_terminal() => {
+                // The hands, the prompt and the answers are text for a person;
+                // JSON Lines are for a program that feeds the replies.
+                if args.output.format == Format::Json {
+                    bail!(
+                        "practice --format json reads its replies from a pipe or --script FILE, not the keyboard: drop --format json to practise at the keyboard"
+                    );
+                }
+                Source::Keyboard
+            }
+            None => Source::Lines(io::stdin().lock()),
+        })
+    }
+
     fn next(&mut self, start: Instant, limit: Option<Duration>, prompt: &str) -> Result<Typed> {
         Ok(match self {
             Source::Keyboard => {
@@ -106,20 +125,7 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
     let solver = Solver::new(rules)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let mut rng = Rng::new(seed);
-    let mut source = match &args.script {
-        Some(path) => Source::Script(term::read_script(path)?.into_iter()),
-        None if io::stdin().is_terminal() => {
-            // The hands, the prompt and the answers are text for a person;
-            // JSON Lines are for a program that feeds the replies.
-            if args.output.format == Format::Json {
-                bail!(
-                    "practice --format json reads its replies from a pipe or --script FILE, not the keyboard: drop --format json to practise at the keyboard"
-                );
-            }
-            Source::Keyboard
-        }
-        None => Source::Lines(io::stdin().lock()),
-    };
+    let mut source = Source::of(args)?;
     let mut log = match &args.history {
         Some(path) => Some(history::open(path)?),
         None => None,
@@ -151,7 +157,7 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
         print(&intro)?;
     }
     let mut rounds: Vec<Round> = Vec::new();
-    'drill: for n in 1..=args.rounds {
+    for n in 1..=args.rounds {
         let (cards, answers) = match first.take() {
             Some(dealt) => dealt,
             None => next_hand(judged.as_ref(), &mut rng)?,
@@ -166,64 +172,14 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
         if matches!(source, Source::Keyboard) {
             term::discard_typed_ahead()?;
         }
-        let start = Instant::now();
-        let hints = answers.hints();
-        let mut hinted = 0u32;
-        // A quit key pressed as the time ran out: this hand is judged,
-        // then the drill stops.
-        let mut quit = false;
-        // Leaving: the hand on the screen is not scored, but its answer is
-        // shown.
-        let leave = |answers: &Answers| -> Result<()> {
-            if !json {
-                print(&format!("{}\n", left_hand(answers, args.style.style())))?;
-            }
-            Ok(())
-        };
-        let (reply, took) = loop {
-            match source.next(start, limit, "> ")? {
-                Typed::Quit => {
-                    leave(&answers)?;
-                    break 'drill;
-                }
-                Typed::TimeUp(t) => {
-                    if !json {
-                        print("time is up\n")?;
-                    }
-                    if matches!(source, Source::Keyboard) && term::discard_for(TYPING_ON)? {
-                        quit = true;
-                    }
-                    break (Reply::Pass, t);
-                }
-                Typed::Text(t, text) => {
-                    let text = text.trim().to_string();
-                    if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
-                        leave(&answers)?;
-                        break 'drill;
-                    }
-                    if !source.echoes() && !json {
-                        print(&format!("> {}\n", echo(&text)))?;
-                    }
-                    if text == "?" {
-                        let hint = match hints.get(hinted as usize) {
-                            Some(p) => format!("hint: this hand makes {p}\n"),
-                            None if hints.is_empty() => {
-                                "hint: this hand makes no prime; an empty line passes\n".into()
-                            }
-                            None => "hint: no more primes to hint at\n".into(),
-                        };
-                        hinted += 1;
-                        if !json {
-                            print(&hint)?;
-                        }
-                        continue;
-                    }
-                    if text.is_empty() || text.eq_ignore_ascii_case("pass") {
-                        break (Reply::Pass, t);
-                    }
-                    break (Reply::Claim(text), t);
-                }
-            }
+        let Some(Replied {
+            reply,
+            took,
+            hinted,
+            quit,
+        }) = read_reply(&mut source, limit, json, args.style.style(), &answers)?
+        else {
+            break;
         };
         let round = Round::rule(cards, answers, reply, took, hinted, &rules);
         if json {
@@ -250,6 +206,94 @@ pub(crate) fn run(args: &PracticeArgs) -> Result<Verdict> {
         print(&show_summary(&rounds, &rules, seed, args.style.style()))?;
     }
     Ok(Verdict::Yes)
+}
+
+/// What the player replied to a hand, and how.
+struct Replied {
+    reply: Reply,
+    /// The time taken, in ms.
+    took: u64,
+    /// How many hints the player asked for.
+    hinted: u32,
+    /// A quit key pressed as the time ran out: the hand is judged, then
+    /// the drill stops.
+    quit: bool,
+}
+
+/// The player's reply to the hand `answers` answer, hints given on the
+/// way; `None` where the player leaves (the hand's answer is shown then).
+fn read_reply(
+    source: &mut Source,
+    limit: Option<Duration>,
+    json: bool,
+    style: Style,
+    answers: &Answers,
+) -> Result<Option<Replied>> {
+    let start = Instant::now();
+    let hints = answers.hints();
+    let mut hinted = 0u32;
+    // A quit key pressed as the time ran out: this hand is judged,
+    // then the drill stops.
+    let mut quit = false;
+    // Leaving: the hand on the screen is not scored, but its answer is
+    // shown.
+    let leave = || -> Result<()> {
+        if !json {
+            print(&format!("{}\n", left_hand(answers, style)))?;
+        }
+        Ok(())
+    };
+    let (reply, took) = loop {
+        match source.next(start, limit, "> ")? {
+            Typed::Quit => {
+                leave()?;
+                return Ok(None);
+            }
+            Typed::TimeUp(t) => {
+                if !json {
+                    print("time is up\n")?;
+                }
+                if matches!(source, Source::Keyboard) && term::discard_for(TYPING_ON)? {
+                    quit = true;
+                }
+                break (Reply::Pass, t);
+            }
+            Typed::Text(t, text) => {
+                let text = text.trim().to_string();
+                if text.eq_ignore_ascii_case("q") || text.eq_ignore_ascii_case("quit") {
+                    leave()?;
+                    return Ok(None);
+                }
+                if !source.echoes() && !json {
+                    print(&format!("> {}\n", echo(&text)))?;
+                }
+                if text == "?" {
+                    let hint = match hints.get(hinted as usize) {
+                        Some(p) => format!("hint: this hand makes {p}\n"),
+                        None if hints.is_empty() => {
+                            "hint: this hand makes no prime; an empty line passes\n".into()
+                        }
+                        None => "hint: no more primes to hint at\n".into(),
+                    };
+                    hinted += 1;
+                    if !json {
+                        print(&hint)?;
+                    }
+                    continue;
+                }
+                if text.is_empty() || text.eq_ignore_ascii_case("pass") {
+                    break (Reply::Pass, t);
+                }
+                break (Reply::Claim(text), t);
+            }
+        }
+    };
+    Ok(Some(Replied {
+        reply,
+        took,
+        hinted,
+        quit,
+    }))
 }
 
 /// The answer to a hand left unplayed: its quickest and its best call.

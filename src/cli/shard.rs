@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use prime_solve::analysis::{Analysis, NotDone};
 use prime_solve::report::File;
-use prime_solve::shard::{Shard, combine, digest, fnv1a64, for_summaries, split};
+use prime_solve::shard::{Shard, combine, digest, for_summaries, split};
 use prime_solve::text::{echo, plural};
-use prime_solve::{Brackets, Hand, Rules, Style};
+use prime_solve::{Brackets, Hand, Rules, Style, fnv1a64};
 
-use super::analyze::{done_and_not, screen_of, solve, write_reports};
+use super::analyze::sweep::{done_and_not, screen_of, solve, write_reports};
 use super::args::{AnalyzeArgs, Format, MergeArgs};
 use super::write::{check_folder, write_files};
 use super::{Verdict, print, thread_pool};

@@ -20,8 +20,11 @@
 //! folder holds the old run, untouched. Other files in `DIR` (other runs'
 //! folders, tables) are left alone.
 //!
-//! One concern, kept in one file: its steps share one lock and one list of
-//! what is pending, which a signal's clean-up must see whole.
+//! It holds the writers (`write_file`, `write_files`) and the checks
+//! before them (`check_file`, `check_folder`), what a path resolves to,
+//! the staging, swapping and renaming of a run's steps, the one lock and
+//! list of what is pending that [`abandon`] undoes on a signal, and the
+//! clearing of temporaries that killed runs left.
 
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};

@@ -2,8 +2,12 @@
 //! the same answers as the full table (primes, witnesses, pruned counts),
 //! without building it.
 //!
-//! One concern, kept in one file: the scan and the targeted searches share
-//! the pair walk and the full table's tie-breaks, which must agree exactly.
+//! It holds the scan that keeps only primes (`Build::scan_primes`), the
+//! targeted searches for the primes up to a ceiling (`targeted_primes`,
+//! `targeted_census`), the narrowed copies of tables both of them walk,
+//! the pair scan and the walk of the shorter side, the filters of values
+//! that cannot be prime or square, and the places that break ties as the
+//! full table does.
 
 use std::collections::hash_map::Entry;
 use std::sync::{Arc, OnceLock};
@@ -40,6 +44,20 @@ impl Build<'_> {
         if !self.functions.is_empty() && self.depth > 1 {
             return Ok(None);
         }
+        let (level0, pruned) = self.scan_level0(hand, &get, &wanted, tally)?;
+        self.scan_top(level0, &wanted, pruned).map(Some)
+    }
+
+    /// Level 0 of [`Build::scan_primes`]: the values of `hand`'s
+    /// juxtapositions and splits that keep a witness, and the operations
+    /// beyond the bound as `tally` counts them.
+    fn scan_level0<'t>(
+        &self,
+        hand: Hand,
+        get: &impl Fn(Hand) -> &'t Table,
+        wanted: &impl Fn(Value) -> bool,
+        tally: Tally,
+    ) -> Result<(Best, u64), SolveError> {
         // A value goes through the set of distinct values only where it
         // must be counted once: when a function prunes it and the count is
         // wanted. Whether any other value is kept is worked out again each
@@ -89,7 +107,7 @@ impl Build<'_> {
             keeps(v)
         };
         let level0 = if hand.len() < 2 {
-            let level0 = self.level0(hand, &get)?;
+            let level0 = self.level0(hand, get)?;
             for &v in level0.map.keys() {
                 note(v, &mut pruned);
             }
@@ -100,7 +118,7 @@ impl Build<'_> {
                 .unwrap_or(Value::MAX);
             let (level0, cut) = self.level0_sparse(
                 hand,
-                &get,
+                get,
                 dedup_from,
                 watch_from,
                 |v| note(v, &mut pruned),
@@ -111,6 +129,18 @@ impl Build<'_> {
             level0
         };
         pruned += level0.pruned;
+        Ok((level0, pruned))
+    }
+
+    /// The table [`Build::scan_primes`] gives from `level0`: the best way
+    /// to each wanted prime, made at level 0 or by one function (level 1),
+    /// with the functions' arguments as its one level below.
+    fn scan_top(
+        &self,
+        level0: Best,
+        wanted: &impl Fn(Value) -> bool,
+        pruned: u64,
+    ) -> Result<Table, SolveError> {
         // The best way to each prime: level 0 beats level 1 on equal cost;
         // within level 1 the full table's order (argument ascending, then
         // function order) breaks ties.
@@ -173,13 +203,13 @@ impl Build<'_> {
             budget,
         )?;
         charge.absorb(c);
-        Ok(Some(Table {
+        Ok(Table {
             merged,
             levels: vec![arg_layer],
             pruned,
             charge,
             narrow: OnceLock::new(),
-        }))
+        })
     }
 
     /// The least value from which `f` is pruned, if any: T(n) and n!

@@ -14,8 +14,11 @@
 //! tables. The price: operations beyond the bound are not counted (a
 //! `Solution` says so, see `Solution::pruned`).
 //!
-//! One concern, kept in one file: which values the levels below the top
-//! must keep follows from what the top asks, and the two are proved together.
+//! It holds the values asked ([`Targets`], with a filter), the [`Search`]
+//! of a rule set and its [`TwoShort`] cuts, the partners that invert each
+//! operation, the best way found to each value asked, and the restricted
+//! tables ([`Build::preimages`], [`Build::restricted`]); its tests hold the
+//! levels below against what the top asks of them.
 
 use std::sync::OnceLock;
 

@@ -13,8 +13,11 @@
 //! run in 64-bit arithmetic, straight into the bitmap where every result
 //! of a split lies within its range.
 //!
-//! One concern, kept in one file: the sets, their bitmap and their 64- and
-//! 32-bit fast paths are one algorithm, tested against the full tables.
+//! It holds [`ValueSets`] and [`HandValues`], the sets in 64 bits or at
+//! full width, the pair loops of each operator with their 64- and 32-bit
+//! fast paths, the pairs by magnitude, and `Distinct`, the bitmap and
+//! hash sets that drop duplicates; its tests hold every set against the
+//! full tables.
 
 use std::borrow::Cow;
 use std::sync::Arc;

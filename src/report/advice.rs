@@ -92,131 +92,19 @@ fn lighter(e: &Exact) -> &'static str {
 /// A sentence, from the numbers, on whether they bear out Parlett's remark.
 pub fn verdict(a: &Advice) -> String {
     let e = &a.exact;
-    let equals = lineup(a, "three experts").map_or(String::new(), |l| {
-        format!(
-            "Between equal experts it changes the outcome of {} of combinations.",
-            changed(l).percent(1)
-        )
-    });
-    let ignoring = ignorer(a).map_or(String::new(), |(w, third)| {
-        format!(
-            " A player who ignores it wins {w} of games against two experts who use it, {}.",
-            match third {
-                Third::Below => "below the third an equal player wins",
-                Third::Within => "a third within the interval",
-                Third::Above => "above a third",
-            }
-        )
-    });
-    let primes = format!(
-        "{} → {}",
-        e.mean_primes[0].decimal(2),
-        e.mean_primes[1].decimal(2)
-    );
-    let weights = format!(
-        "{} → {}",
-        e.mean_weight[0].decimal(2),
-        e.mean_weight[1].decimal(2)
-    );
-    // How much the rule can matter under the faces it was played with: a
-    // prime above 97 is within reach only where the highest prime changes.
-    let reach = format!(
-        " Under the rules as written a prime above 97 is within reach (the highest prime \
-         changes) on {} of deals{}.",
-        share(e.highest_changed, e),
-        if e.highest_changed * 20 < e.deals {
-            ", under one in twenty: the rule is seldom in play at all"
-        } else {
-            ""
-        }
-    );
+    let p = Phrases::of(a);
+    let Phrases {
+        equals,
+        ignoring,
+        primes,
+        weights,
+        ..
+    } = &p;
     match a.rule.remark {
-        Remark::HighPrimes => match ignorer(a) {
-            Some((w, Third::Below)) => format!(
-                "**Supported.** A player who does not know three-figure primes wins {w} of \
-                 games against two who do, below the third an equal player wins: the rule \
-                 rewards knowing primes by heart, as Parlett warns. {equals}"
-            ),
-            Some((w, Third::Within)) => format!(
-                "**Not borne out at this precision.** A player who does not know three-figure \
-                 primes wins {w} of games against two who do: a third lies within the 95% \
-                 interval. {equals}{reach}"
-            ),
-            Some((w, Third::Above)) => format!(
-                "**Contradicted by the models.** A player who does not know three-figure \
-                 primes wins {w} of games against two who do, above a third. {equals}"
-            ),
-            None => equals,
-        },
-        Remark::Juxtapose => {
-            let easier =
-                e.mean_primes[1] > e.mean_primes[0] && e.single_prime[1] < e.single_prime[0];
-            format!(
-                "{} Mean primes per deal {primes}, deals with a single prime {} → {}, hard \
-                 deals {} → {}; the quickest call is {} ({weights}). {equals}{ignoring}",
-                if easier {
-                    "**Supported in its reason.** Juxtaposition gives more primes to call on \
-                     each deal, which makes the game easier, as for children."
-                } else {
-                    "**Not supported.** Juxtaposition does not give more primes to call."
-                },
-                share(e.single_prime[0], e),
-                share(e.single_prime[1], e),
-                share(e.hard[0], e),
-                share(e.hard[1], e),
-                lighter(e),
-            )
-        }
-        Remark::Faces => {
-            let better = e.single_prime[1] < e.single_prime[0] && e.failing[1] <= e.failing[0];
-            let per =
-                |n: u64| Ratio::new(u128::from(n), u128::from(e.face_deals.max(1))).decimal(2);
-            let three = format!(
-                " Parlett's complaint is about three face cards: as written they are 5 5 5, \
-                 which makes only 2 and 5; over the {} deals of three face cards the mean number \
-                 of primes goes {} → {} with this rule.",
-                e.face_deals,
-                per(e.face_primes[0]),
-                per(e.face_primes[1])
-            );
-            format!(
-                "{} With face cards at 5, {} of deals make a single prime; with this rule {}. \
-                 Deals with no prime: {} as written, {} with it. Mean primes per deal {primes}.{three} \
-                 {equals}",
-                if better {
-                    "**An answer to the problem with 5.**"
-                } else {
-                    "**No answer to the problem with 5.**"
-                },
-                share(e.single_prime[0], e),
-                share(e.single_prime[1], e),
-                e.failing[0],
-                e.failing[1],
-            )
-        }
-        Remark::Powers => {
-            let richer = e.lost == 0 && e.mean_primes[1] > e.mean_primes[0];
-            let head = match (richer, ignorer(a).map(|(_, t)| t)) {
-                (false, _) => "**Not supported.** Powers make some deals worse.",
-                (true, Some(Third::Below)) => {
-                    "**Supported.** Powers lose no deal, add primes, and knowing them pays."
-                }
-                (true, Some(_)) => {
-                    "**Partly supported.** Powers lose no deal and add primes, but in these \
-                     models knowing them does not decide games."
-                }
-                (true, None) => {
-                    "**Supported on the exact figures.** Powers lose no deal and add primes."
-                }
-            };
-            format!(
-                "{head} They rescue {} and lose {} of the deals; mean primes per deal {primes}; \
-                 the quickest call changes on {} of deals. {equals}{ignoring}",
-                e.rescued,
-                e.lost,
-                share(e.quickest_changed, e)
-            )
-        }
+        Remark::HighPrimes => high_primes(a, &p),
+        Remark::Juxtapose => juxtapose(e, &p),
+        Remark::Faces => faces(e, &p),
+        Remark::Powers => powers(a, &p),
         Remark::Functions => format!(
             "**Parlett leaves it open.** The numbers: mean primes per deal {primes}, the \
              quickest call changes on {} of deals and is {} ({weights}), deals with no prime \
@@ -234,6 +122,180 @@ pub fn verdict(a: &Advice) -> String {
             share(e.quickest_changed, e)
         ),
     }
+}
+
+/// The phrases a verdict is made of, from the figures.
+struct Phrases {
+    /// How often the rule changes a combination between equal experts.
+    equals: String,
+    /// How a player who ignores the rule fares against two who use it.
+    ignoring: String,
+    /// The mean primes per deal, as written → with the rule.
+    primes: String,
+    /// The mean weight of the quickest call, as written → with the rule.
+    weights: String,
+    /// How often a prime above 97 is within reach.
+    reach: String,
+}
+
+impl Phrases {
+    fn of(a: &Advice) -> Phrases {
+        let e = &a.exact;
+        let equals = lineup(a, "three experts").map_or(String::new(), |l| {
+            format!(
+                "Between equal experts it changes the outcome of {} of combinations.",
+                changed(l).percent(1)
+            )
+        });
+        let ignoring = ignorer(a).map_or(String::new(), |(w, third)| {
+            format!(
+                " A player who ignores it wins {w} of games against two experts who use it, {}.",
+                match third {
+                    Third::Below => "below the third an equal player wins",
+                    Third::Within => "a third within the interval",
+                    Third::Above => "above a third",
+                }
+            )
+        });
+        let primes = format!(
+            "{} → {}",
+            e.mean_primes[0].decimal(2),
+            e.mean_primes[1].decimal(2)
+        );
+        let weights = format!(
+            "{} → {}",
+            e.mean_weight[0].decimal(2),
+            e.mean_weight[1].decimal(2)
+        );
+        // How much the rule can matter under the faces it was played with: a
+        // prime above 97 is within reach only where the highest prime changes.
+        let reach = format!(
+            " Under the rules as written a prime above 97 is within reach (the highest prime \
+             changes) on {} of deals{}.",
+            share(e.highest_changed, e),
+            if e.highest_changed * 20 < e.deals {
+                ", under one in twenty: the rule is seldom in play at all"
+            } else {
+                ""
+            }
+        );
+        Phrases {
+            equals,
+            ignoring,
+            primes,
+            weights,
+            reach,
+        }
+    }
+}
+
+/// The verdict on high primes: whether a player who does not know them
+/// loses for it.
+fn high_primes(a: &Advice, p: &Phrases) -> String {
+    let Phrases { equals, reach, .. } = p;
+    match ignorer(a) {
+        Some((w, Third::Below)) => format!(
+            "**Supported.** A player who does not know three-figure primes wins {w} of \
+             games against two who do, below the third an equal player wins: the rule \
+             rewards knowing primes by heart, as Parlett warns. {equals}"
+        ),
+        Some((w, Third::Within)) => format!(
+            "**Not borne out at this precision.** A player who does not know three-figure \
+             primes wins {w} of games against two who do: a third lies within the 95% \
+             interval. {equals}{reach}"
+        ),
+        Some((w, Third::Above)) => format!(
+            "**Contradicted by the models.** A player who does not know three-figure \
+             primes wins {w} of games against two who do, above a third. {equals}"
+        ),
+        None => equals.clone(),
+    }
+}
+
+/// The verdict on juxtaposition: whether it gives more primes to call.
+fn juxtapose(e: &Exact, p: &Phrases) -> String {
+    let Phrases {
+        equals,
+        ignoring,
+        primes,
+        weights,
+        ..
+    } = p;
+    let easier = e.mean_primes[1] > e.mean_primes[0] && e.single_prime[1] < e.single_prime[0];
+    format!(
+        "{} Mean primes per deal {primes}, deals with a single prime {} → {}, hard \
+         deals {} → {}; the quickest call is {} ({weights}). {equals}{ignoring}",
+        if easier {
+            "**Supported in its reason.** Juxtaposition gives more primes to call on \
+             each deal, which makes the game easier, as for children."
+        } else {
+            "**Not supported.** Juxtaposition does not give more primes to call."
+        },
+        share(e.single_prime[0], e),
+        share(e.single_prime[1], e),
+        share(e.hard[0], e),
+        share(e.hard[1], e),
+        lighter(e),
+    )
+}
+
+/// The verdict on the face rules: whether they answer the problem with 5.
+fn faces(e: &Exact, p: &Phrases) -> String {
+    let Phrases { equals, primes, .. } = p;
+    let better = e.single_prime[1] < e.single_prime[0] && e.failing[1] <= e.failing[0];
+    let per = |n: u64| Ratio::new(u128::from(n), u128::from(e.face_deals.max(1))).decimal(2);
+    let three = format!(
+        " Parlett's complaint is about three face cards: as written they are 5 5 5, \
+         which makes only 2 and 5; over the {} deals of three face cards the mean number \
+         of primes goes {} → {} with this rule.",
+        e.face_deals,
+        per(e.face_primes[0]),
+        per(e.face_primes[1])
+    );
+    format!(
+        "{} With face cards at 5, {} of deals make a single prime; with this rule {}. \
+         Deals with no prime: {} as written, {} with it. Mean primes per deal {primes}.{three} \
+         {equals}",
+        if better {
+            "**An answer to the problem with 5.**"
+        } else {
+            "**No answer to the problem with 5.**"
+        },
+        share(e.single_prime[0], e),
+        share(e.single_prime[1], e),
+        e.failing[0],
+        e.failing[1],
+    )
+}
+
+/// The verdict on powers: whether they lose a deal, add primes, and pay.
+fn powers(a: &Advice, p: &Phrases) -> String {
+    let e = &a.exact;
+    let Phrases {
+        equals,
+        ignoring,
+        primes,
+        ..
+    } = p;
+    let richer = e.lost == 0 && e.mean_primes[1] > e.mean_primes[0];
+    let head = match (richer, ignorer(a).map(|(_, t)| t)) {
+        (false, _) => "**Not supported.** Powers make some deals worse.",
+        (true, Some(Third::Below)) => {
+            "**Supported.** Powers lose no deal, add primes, and knowing them pays."
+        }
+        (true, Some(_)) => {
+            "**Partly supported.** Powers lose no deal and add primes, but in these \
+             models knowing them does not decide games."
+        }
+        (true, None) => "**Supported on the exact figures.** Powers lose no deal and add primes.",
+    };
+    format!(
+        "{head} They rescue {} and lose {} of the deals; mean primes per deal {primes}; \
+         the quickest call changes on {} of deals. {equals}{ignoring}",
+        e.rescued,
+        e.lost,
+        share(e.quickest_changed, e)
+    )
 }
 
 /// Whether to take a house rule at a table of equals and at a table of

@@ -11,6 +11,7 @@ use subsetter::GlyphRemapper;
 
 use super::crib::{Anchor, Crib, Mark};
 use super::font::Weight;
+use crate::hash::fnv1a64;
 
 /// One weight's subset: the glyphs drawn, renumbered from 1 (0 is
 /// `.notdef`), and the characters they stand for.
@@ -51,12 +52,12 @@ impl Subset {
     /// glyphs it holds (the PDF convention for a subset), then the font's.
     fn base_font(&self) -> String {
         // FNV-1a over the glyph ids: the same subset, the same tag.
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for g in self.remapper.remapped_gids() {
-            for b in g.to_be_bytes() {
-                hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
+        let gids: Vec<u8> = self
+            .remapper
+            .remapped_gids()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let hash = fnv1a64(&gids);
         let tag: String = (0..6)
             .map(|i| char::from(b'A' + ((hash >> (5 * i)) % 26) as u8))
             .collect();

@@ -89,6 +89,22 @@ pub fn players(sim: &Simulation) -> String {
 /// The summary in lines of text (stdout), also the body of `summary.md`.
 pub fn text(sim: &Simulation, s: &Summary) -> String {
     let mut out = String::new();
+    games(&mut out, sim, s);
+    turns(&mut out, sim, s);
+    calls(&mut out, sim, s);
+    wins(&mut out, sim, s);
+    if sim.two_player {
+        let _ = writeln!(
+            out,
+            "stockpile rebuilds per finished game: {}",
+            spread(&s.rebuilds)
+        );
+    }
+    out
+}
+
+/// The rules, the players and how many games were played and finished.
+fn games(out: &mut String, sim: &Simulation, s: &Summary) {
     let kind = if sim.two_player {
         "two-player game with a stockpile".to_string()
     } else {
@@ -110,6 +126,11 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
         s.games - s.finished,
         plural(sim.max_turns, "turn", "turns")
     );
+}
+
+/// How long games last: finished ones, with bootstrap intervals, and all
+/// of them with the unfinished counted at the cap.
+fn turns(out: &mut String, sim: &Simulation, s: &Summary) {
     let _ = writeln!(out, "turns per finished game: {}", spread(&s.turns));
     if let (Some([lo, hi]), Some([lo90, hi90])) = (s.turns_median_interval, s.turns_p90_interval) {
         let _ = writeln!(
@@ -136,6 +157,10 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             interval(all.p90, s.all_turns_p90_interval)
         );
     }
+}
+
+/// How often a turn is tied or nobody calls, overall and by phase.
+fn calls(out: &mut String, sim: &Simulation, s: &Summary) {
     let _ = writeln!(
         out,
         "ties: {} of turns; nobody called: {} (no prime at all: {})",
@@ -178,6 +203,10 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
             endgame.no_call_rate.percent(2)
         );
     }
+}
+
+/// Who wins: by seat with intervals, the draws, and by model.
+fn wins(out: &mut String, sim: &Simulation, s: &Summary) {
     let wins: Vec<String> = (0..s.wins.len())
         .map(|seat| {
             format!(
@@ -248,14 +277,6 @@ pub fn text(sim: &Simulation, s: &Summary) -> String {
     if s.finished > 0 {
         let _ = writeln!(out, "wins by model: {}", models.join(", "));
     }
-    if sim.two_player {
-        let _ = writeln!(
-            out,
-            "stockpile rebuilds per finished game: {}",
-            spread(&s.rebuilds)
-        );
-    }
-    out
 }
 
 /// `summary.md`.
@@ -398,7 +419,6 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
             .find(|(n, ..)| n == name)
             .map(|(_, sim, s)| (sim, s))
     };
-    let share = win_share;
     let _ = writeln!(out, "## Answers\n");
     let endgames: Vec<(&Simulation, &Summary)> = runs
         .iter()
@@ -408,116 +428,147 @@ fn answers(runs: &[(String, Simulation, Summary)], out: &mut String) {
         .map(|(_, sim, s)| (sim, s))
         .collect();
     if let Some((sim, s)) = find("Three experts") {
-        let _ = writeln!(
-            out,
-            "- **Three equal experts, rules as written, endgame `{}`: does the game end?** \
-             {} of {} games end within {}, in a median of {}; {} of all turns come after \
-             the first player is out. {} ({} / {} / {}). The rules do not say what happens \
-             once a player is out: the endgame is this tool's reading of them{}.",
-            sim.endgame.name(),
-            s.finished,
-            s.games,
-            plural(sim.max_turns, "turn", "turns"),
-            median_words(sim, s),
-            s.endgame_rate.percent(1),
-            if seats_overlap(s) {
-                "The seats win alike, within their 95% intervals"
-            } else {
-                "The seats do not win alike: their 95% intervals do not all overlap"
-            },
-            share(s, 0),
-            share(s, 1),
-            share(s, 2),
-            if endgames.len() > 1 {
-                ", and the next answer shows how much the choice matters"
-            } else {
-                ""
-            }
-        );
+        does_the_game_end(out, sim, s, endgames.len() > 1);
     }
     if endgames.len() > 1 {
-        let each: Vec<String> = endgames
-            .iter()
-            .map(|(sim, s)| {
-                let unfinished = s.games - s.finished;
-                format!(
-                    "`{}` {}{}, no prime on {} of turns",
-                    sim.endgame.name(),
-                    median_words(sim, s),
-                    if unfinished > 0 {
-                        format!(", {unfinished} of {} unfinished", s.games)
-                    } else {
-                        String::new()
-                    },
-                    s.no_prime_rate.percent(1)
-                )
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "- **Which endgame?** Between three experts, median length (unfinished games \
-             counted at the cap): {}. \
-             An endgame with two cards on the table shows combinations that make no prime \
-             (two-card hands such as 4 5 often do; no three-card one does).",
-            each.join("; ")
-        );
+        which_endgame(out, &endgames);
     }
     if let Some((sim, s)) = find("Mixed skills") {
         let _ = writeln!(
             out,
             "- **Mixed skills** (expert, club, novice): the expert wins {} of finished \
              games, the club player {}, the novice {}, in a median of {}.",
-            share(s, 0),
-            share(s, 1),
-            share(s, 2),
+            win_share(s, 0),
+            win_share(s, 1),
+            win_share(s, 2),
             median_words(sim, s)
         );
     }
     if let Some((sim, s)) = find("Two experts, two-player game") {
-        let rebuilds = s
-            .rebuilds
-            .as_ref()
-            .map_or("- stockpile rebuilds".to_string(), |r| {
-                plural(r.median, "stockpile rebuild", "stockpile rebuilds")
-            });
-        let _ = writeln!(
-            out,
-            "- **Two-player game** (two experts): {} of {} games end, in a median of {} \
-             and {}; a player loses who cannot give nine cards to a new stockpile, has \
-             none left after giving them, or cannot turn a card. {} of turns are ties.",
-            s.finished,
-            s.games,
-            median_words(sim, s),
-            rebuilds,
-            s.tie_rate.percent(1)
-        );
+        two_player_game(out, sim, s);
     }
-    if let (Some((plain_sim, plain)), Some((rich_sim, rich))) = (
+    if let (Some(plain), Some(rich)) = (
         find("Three experts"),
         find("Three experts, high primes and powers"),
     ) {
-        let _ = writeln!(
-            out,
-            "- **With --high-primes --powers**, between three equal experts: median {} \
-             against {} under the rules as written ({}); ties on {} of turns against {}. \
-             The players' models find each prime with a chance that falls with the \
-             weight of its witness and its size, so equal players call different primes \
-             and a house rule can change who wins (see `reports/house-rules.md`).{}",
-            median_words(rich_sim, rich),
-            median_words(plain_sim, plain),
-            if medians_differ(plain, rich) {
-                "the intervals do not overlap"
-            } else {
-                "within each other's intervals"
-            },
-            rich.tie_rate.percent(1),
-            plain.tie_rate.percent(1),
-            find("Mixed skills, high primes and powers").map_or(String::new(), |(_, s)| {
-                format!(" Between mixed players the expert wins {}.", share(s, 0))
-            })
-        );
+        let mixed = find("Mixed skills, high primes and powers").map(|(_, s)| s);
+        high_primes_and_powers(out, plain, rich, mixed);
     }
     let _ = writeln!(out);
+}
+
+/// The answer for three equal experts under the rules as written: whether
+/// games end, how long they last, and whether the seats win alike.
+fn does_the_game_end(out: &mut String, sim: &Simulation, s: &Summary, more_endgames: bool) {
+    let _ = writeln!(
+        out,
+        "- **Three equal experts, rules as written, endgame `{}`: does the game end?** \
+         {} of {} games end within {}, in a median of {}; {} of all turns come after \
+         the first player is out. {} ({} / {} / {}). The rules do not say what happens \
+         once a player is out: the endgame is this tool's reading of them{}.",
+        sim.endgame.name(),
+        s.finished,
+        s.games,
+        plural(sim.max_turns, "turn", "turns"),
+        median_words(sim, s),
+        s.endgame_rate.percent(1),
+        if seats_overlap(s) {
+            "The seats win alike, within their 95% intervals"
+        } else {
+            "The seats do not win alike: their 95% intervals do not all overlap"
+        },
+        win_share(s, 0),
+        win_share(s, 1),
+        win_share(s, 2),
+        if more_endgames {
+            ", and the next answer shows how much the choice matters"
+        } else {
+            ""
+        }
+    );
+}
+
+/// The answer comparing the endgames between three experts.
+fn which_endgame(out: &mut String, endgames: &[(&Simulation, &Summary)]) {
+    let each: Vec<String> = endgames
+        .iter()
+        .map(|(sim, s)| {
+            let unfinished = s.games - s.finished;
+            format!(
+                "`{}` {}{}, no prime on {} of turns",
+                sim.endgame.name(),
+                median_words(sim, s),
+                if unfinished > 0 {
+                    format!(", {unfinished} of {} unfinished", s.games)
+                } else {
+                    String::new()
+                },
+                s.no_prime_rate.percent(1)
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "- **Which endgame?** Between three experts, median length (unfinished games \
+         counted at the cap): {}. \
+         An endgame with two cards on the table shows combinations that make no prime \
+         (two-card hands such as 4 5 often do; no three-card one does).",
+        each.join("; ")
+    );
+}
+
+/// The answer for the two-player game with a stockpile.
+fn two_player_game(out: &mut String, sim: &Simulation, s: &Summary) {
+    let rebuilds = s
+        .rebuilds
+        .as_ref()
+        .map_or("- stockpile rebuilds".to_string(), |r| {
+            plural(r.median, "stockpile rebuild", "stockpile rebuilds")
+        });
+    let _ = writeln!(
+        out,
+        "- **Two-player game** (two experts): {} of {} games end, in a median of {} \
+         and {}; a player loses who cannot give nine cards to a new stockpile, has \
+         none left after giving them, or cannot turn a card. {} of turns are ties.",
+        s.finished,
+        s.games,
+        median_words(sim, s),
+        rebuilds,
+        s.tie_rate.percent(1)
+    );
+}
+
+/// The answer comparing three experts with high primes and powers against
+/// the rules as written, and (`mixed`) who wins between mixed players.
+fn high_primes_and_powers(
+    out: &mut String,
+    (plain_sim, plain): (&Simulation, &Summary),
+    (rich_sim, rich): (&Simulation, &Summary),
+    mixed: Option<&Summary>,
+) {
+    let _ = writeln!(
+        out,
+        "- **With --high-primes --powers**, between three equal experts: median {} \
+         against {} under the rules as written ({}); ties on {} of turns against {}. \
+         The players' models find each prime with a chance that falls with the \
+         weight of its witness and its size, so equal players call different primes \
+         and a house rule can change who wins (see `reports/house-rules.md`).{}",
+        median_words(rich_sim, rich),
+        median_words(plain_sim, plain),
+        if medians_differ(plain, rich) {
+            "the intervals do not overlap"
+        } else {
+            "within each other's intervals"
+        },
+        rich.tie_rate.percent(1),
+        plain.tie_rate.percent(1),
+        mixed.map_or(String::new(), |s| {
+            format!(
+                " Between mixed players the expert wins {}.",
+                win_share(s, 0)
+            )
+        })
+    );
 }
 
 /// Whether every two seats' win shares have overlapping 95% Wilson

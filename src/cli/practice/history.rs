@@ -163,6 +163,29 @@ fn timestamp(t: SystemTime) -> String {
 /// A summary of the history: hands, correct calls, times, per rule set,
 /// and the hands missed most often.
 pub(crate) fn stats(path: &Path) -> Result<String> {
+    let mut reader = read_history(path)?;
+    // What the summary keeps grows with the rows (a history of millions of
+    // rows, each with a rule set of its own): charged to the process's
+    // budget as it grows, so that one too large is refused, not an abort.
+    let budget = crate::cli::memory::budget();
+    let mut held = prime_solve::Charge::default();
+    let mut hold = |bytes: usize| -> Result<()> {
+        let charge = budget.charge(bytes as u64).map_err(|_| {
+            anyhow::anyhow!(
+                "the history {} is too large to sum up within the memory limit of {}",
+                echo(&path.display().to_string()),
+                prime_solve::text::Bytes(budget.limit())
+            )
+        })?;
+        held.absorb(charge);
+        Ok(())
+    };
+    let tally = Tally::of(&mut reader, path, &mut hold)?;
+    tally.summary(path, &mut hold)
+}
+
+/// The history at `path`, its first line read and checked.
+fn read_history(path: &Path) -> Result<csv::Reader<fs::File>> {
     regular_or_new(path)?;
     if fs::metadata(path).is_ok_and(|m| m.len() > MAX_HISTORY) {
         bail!(
@@ -184,115 +207,126 @@ pub(crate) fn stats(path: &Path) -> Result<String> {
             HEADER.join(",")
         );
     }
-    // What the summary keeps grows with the rows (a history of millions of
-    // rows, each with a rule set of its own): charged to the process's
-    // budget as it grows, so that one too large is refused, not an abort.
-    let budget = crate::cli::memory::budget();
-    let mut held = prime_solve::Charge::default();
-    let mut hold = |bytes: usize| -> Result<()> {
-        let charge = budget.charge(bytes as u64).map_err(|_| {
-            anyhow::anyhow!(
-                "the history {} is too large to sum up within the memory limit of {}",
-                echo(&path.display().to_string()),
-                prime_solve::text::Bytes(budget.limit())
-            )
-        })?;
-        held.absorb(charge);
-        Ok(())
-    };
-    // An entry of a map beside its key's text: the node, the string's
-    // header and the allocator's rounding, generously.
-    const ENTRY: usize = 160;
-    let mut total = 0usize;
-    let mut correct = 0usize;
-    let mut times: Vec<u64> = Vec::new();
-    let mut per_rules: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut missed: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for (i, row) in reader.records().enumerate() {
-        let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
-        let field = |k: usize| row.get(k).unwrap_or("");
-        let (hand, rules, verdict) = (field(2), field(3), field(5));
-        if !matches!(verdict, "valid" | "invalid" | "pass") {
-            bail!(
-                "{}: row {}: `{}` is not a verdict: valid, invalid or pass",
-                path.display(),
-                i + 2,
-                verdict
-            );
-        }
-        let Some(secs) = field(6)
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s >= 0.0)
-        else {
-            bail!(
-                "{}: row {}: `{}` is not a number of seconds",
-                path.display(),
-                i + 2,
-                field(6)
-            );
-        };
-        total += 1;
-        if !per_rules.contains_key(rules) {
-            hold(ENTRY + rules.len())?;
-        }
-        let entry = per_rules.entry(rules.to_string()).or_default();
-        entry.0 += 1;
-        if verdict == "valid" {
-            correct += 1;
-            entry.1 += 1;
-        } else {
-            let key = (rules.to_string(), hand.to_string());
-            if !missed.contains_key(&key) {
-                hold(ENTRY + rules.len() + hand.len())?;
+    Ok(reader)
+}
+
+/// What the summary counts of a history.
+#[derive(Default)]
+struct Tally {
+    /// Hands, and those called correctly.
+    total: usize,
+    correct: usize,
+    /// The times of the correct calls, in ms, ascending.
+    times: Vec<u64>,
+    /// Each rule set's hands and correct calls.
+    per_rules: BTreeMap<String, (usize, usize)>,
+    /// How often each hand (with its rule set) was missed.
+    missed: BTreeMap<(String, String), usize>,
+}
+
+impl Tally {
+    /// The rows of `reader`, each checked; `hold` charges what the tally
+    /// keeps as it grows.
+    fn of(
+        reader: &mut csv::Reader<fs::File>,
+        path: &Path,
+        hold: &mut impl FnMut(usize) -> Result<()>,
+    ) -> Result<Tally> {
+        // An entry of a map beside its key's text: the node, the string's
+        // header and the allocator's rounding, generously.
+        const ENTRY: usize = 160;
+        let mut t = Tally::default();
+        for (i, row) in reader.records().enumerate() {
+            let row = row.with_context(|| format!("{}: row {}", path.display(), i + 2))?;
+            let field = |k: usize| row.get(k).unwrap_or("");
+            let (hand, rules, verdict) = (field(2), field(3), field(5));
+            if !matches!(verdict, "valid" | "invalid" | "pass") {
+                bail!(
+                    "{}: row {}: `{}` is not a verdict: valid, invalid or pass",
+                    path.display(),
+                    i + 2,
+                    verdict
+                );
             }
-            *missed.entry(key).or_default() += 1;
-        }
-        if verdict == "valid" {
-            if times.len() == times.capacity() {
-                let more = times.capacity().max(64);
-                hold(more * size_of::<u64>())?;
-                times.reserve_exact(more);
+            let Some(secs) = field(6)
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+            else {
+                bail!(
+                    "{}: row {}: `{}` is not a number of seconds",
+                    path.display(),
+                    i + 2,
+                    field(6)
+                );
+            };
+            t.total += 1;
+            if !t.per_rules.contains_key(rules) {
+                hold(ENTRY + rules.len())?;
             }
-            times.push((secs.clamp(0.0, 1e9) * 1000.0).round() as u64);
+            let entry = t.per_rules.entry(rules.to_string()).or_default();
+            entry.0 += 1;
+            if verdict == "valid" {
+                t.correct += 1;
+                entry.1 += 1;
+            } else {
+                let key = (rules.to_string(), hand.to_string());
+                if !t.missed.contains_key(&key) {
+                    hold(ENTRY + rules.len() + hand.len())?;
+                }
+                *t.missed.entry(key).or_default() += 1;
+            }
+            if verdict == "valid" {
+                if t.times.len() == t.times.capacity() {
+                    let more = t.times.capacity().max(64);
+                    hold(more * size_of::<u64>())?;
+                    t.times.reserve_exact(more);
+                }
+                t.times.push((secs.clamp(0.0, 1e9) * 1000.0).round() as u64);
+            }
         }
+        t.times.sort_unstable();
+        Ok(t)
     }
-    times.sort_unstable();
-    let mut out = format!(
-        "history {}: {}, {} correct",
-        path.display(),
-        plural(total, "hand", "hands"),
-        correct
-    );
-    if let Some(pct) = (correct * 100).checked_div(total) {
-        out.push_str(&format!(" ({pct}%)"));
+
+    /// The summary in lines of text, escaped.
+    fn summary(&self, path: &Path, hold: &mut impl FnMut(usize) -> Result<()>) -> Result<String> {
+        let mut out = format!(
+            "history {}: {}, {} correct",
+            path.display(),
+            plural(self.total, "hand", "hands"),
+            self.correct
+        );
+        if let Some(pct) = (self.correct * 100).checked_div(self.total) {
+            out.push_str(&format!(" ({pct}%)"));
+        }
+        if let Some(m) = median(&self.times) {
+            out.push_str(&format!(
+                "; median time of a correct call {:.1} s, slowest {:.1} s",
+                m as f64 / 1000.0,
+                *self.times.last().unwrap_or(&0) as f64 / 1000.0
+            ));
+        }
+        out.push('\n');
+        for (rules, (n, ok)) in &self.per_rules {
+            out.push_str(&format!("  {rules}: {} of {n} correct\n", ok));
+        }
+        hold(self.missed.len() * size_of::<(&(String, String), &usize)>())?;
+        let mut worst: Vec<(&(String, String), &usize)> = self.missed.iter().collect();
+        worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        if !worst.is_empty() {
+            let shown: Vec<String> = worst
+                .iter()
+                .take(5)
+                .map(|((rules, hand), n)| format!("{hand} ({rules}, {n}×)"))
+                .collect();
+            out.push_str(&format!("  missed most: {}\n", shown.join(", ")));
+        }
+        // The history's fields and path are the user's text: escaped, line by
+        // line (a second copy, up to four bytes a byte where escaped).
+        hold(out.len() * 5)?;
+        Ok(out.lines().map(|l| echo(l) + "\n").collect())
     }
-    if let Some(m) = median(&times) {
-        out.push_str(&format!(
-            "; median time of a correct call {:.1} s, slowest {:.1} s",
-            m as f64 / 1000.0,
-            *times.last().unwrap_or(&0) as f64 / 1000.0
-        ));
-    }
-    out.push('\n');
-    for (rules, (n, ok)) in &per_rules {
-        out.push_str(&format!("  {rules}: {} of {n} correct\n", ok));
-    }
-    hold(missed.len() * size_of::<(&(String, String), &usize)>())?;
-    let mut worst: Vec<(&(String, String), &usize)> = missed.iter().collect();
-    worst.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    if !worst.is_empty() {
-        let shown: Vec<String> = worst
-            .iter()
-            .take(5)
-            .map(|((rules, hand), n)| format!("{hand} ({rules}, {n}×)"))
-            .collect();
-        out.push_str(&format!("  missed most: {}\n", shown.join(", ")));
-    }
-    // The history's fields and path are the user's text: escaped, line by
-    // line (a second copy, up to four bytes a byte where escaped).
-    hold(out.len() * 5)?;
-    Ok(out.lines().map(|l| echo(l) + "\n").collect())
 }
 
 #[cfg(test)]
