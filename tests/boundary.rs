@@ -107,7 +107,7 @@ fn the_pages_screens_read_no_card_and_sum_nothing_up() {
     ] {
         assert!(common.contains(shared), "common.js lacks {shared}");
     }
-    for screen in ["app.js", "practice.js"] {
+    for screen in ["app.js", "practice.js", "room.js"] {
         let text = fs::read_to_string(page.join(screen)).unwrap();
         assert!(
             text.contains("from \"/common.js\""),
@@ -294,7 +294,37 @@ fn no_refusal_fault_or_hint_of_the_server_names_a_flag() {
         assert_eq!(status, 400, "{path}: {body}");
         said.push(json(&body)["error"].as_str().unwrap().to_string());
     }
-    // Faults, each with a hint the command line words as a flag.
+    said.extend(faults_with_hints(&server));
+    for body in [
+        r#"{"cards": "4 6 8", "powers": "maybe"}"#,
+        r#"{"cards": "4 6 8", "claim": {"a": 1}}"#,
+        r#"{"cards": "4 6 8", "claim": "3", "claim": "5"}"#,
+        r#"{"cards": "4 6 12", "claim": "3"}"#,
+        r#"{"cards": "4 6 8", "faces": "royal", "claim": "3"}"#,
+    ] {
+        let (status, answer) = server.ask("POST", "/api/v1/check", body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        said.push(json(&answer)["error"].as_str().unwrap().to_string());
+    }
+    for words in &said {
+        assert!(!words.contains("--"), "a flag named: {words}");
+        assert!(!words.contains("invalid value"), "clap's words: {words}");
+    }
+    assert!(
+        said.iter()
+            .any(|w| w.contains("house rule cards side by side"))
+    );
+    assert!(
+        said.iter()
+            .any(|w| w.contains("face cards count their rank"))
+    );
+    assert!(said.iter().any(|w| w.contains("primes above 97")));
+}
+
+/// Faults with a hint, from the referee and the drill: the server's words
+/// for each, where the command line names a flag for the same claim.
+fn faults_with_hints(server: &Server) -> Vec<String> {
+    let mut said = Vec::new();
     for (cards, claim, flag) in [
         ("7,8,5", "78+5", "--juxtapose"),
         ("2,3,6", "2^6+3", "--powers"),
@@ -346,28 +376,5 @@ fn no_refusal_fault_or_hint_of_the_server_names_a_flag() {
                 .to_string(),
         );
     }
-    for body in [
-        r#"{"cards": "4 6 8", "powers": "maybe"}"#,
-        r#"{"cards": "4 6 8", "claim": {"a": 1}}"#,
-        r#"{"cards": "4 6 8", "claim": "3", "claim": "5"}"#,
-        r#"{"cards": "4 6 12", "claim": "3"}"#,
-        r#"{"cards": "4 6 8", "faces": "royal", "claim": "3"}"#,
-    ] {
-        let (status, answer) = server.ask("POST", "/api/v1/check", body);
-        assert_eq!(status, 400, "{body}: {answer}");
-        said.push(json(&answer)["error"].as_str().unwrap().to_string());
-    }
-    for words in &said {
-        assert!(!words.contains("--"), "a flag named: {words}");
-        assert!(!words.contains("invalid value"), "clap's words: {words}");
-    }
-    assert!(
-        said.iter()
-            .any(|w| w.contains("house rule cards side by side"))
-    );
-    assert!(
-        said.iter()
-            .any(|w| w.contains("face cards count their rank"))
-    );
-    assert!(said.iter().any(|w| w.contains("primes above 97")));
+    said
 }

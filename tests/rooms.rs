@@ -419,13 +419,6 @@ async fn strangers_guests_and_hostile_messages_are_refused() {
         .await
         .unwrap();
     until(guest, "error").await;
-    send(guest, json!({"type": "call", "claim": "1+1"})).await;
-    assert!(
-        until(guest, "error").await["error"]
-            .as_str()
-            .unwrap()
-            .contains("names the turn it answers")
-    );
     send(guest, json!({"type": "call", "turn": 1, "claim": "1+1"})).await;
     assert!(
         until(guest, "error").await["error"]
@@ -589,30 +582,17 @@ async fn a_late_call_is_refused_with_its_turn_and_a_slip_is_no_call() {
     )
     .await;
     send(&mut sockets[0], json!({"type": "start"})).await;
-    let mut turn = until(&mut sockets[0], "turn").await;
-    // Turns whose cards make a prime the test can call.
-    let (number, claim) = loop {
-        let number = turn["turn"].as_u64().unwrap();
-        if turn["seats"].as_array().unwrap().contains(&json!(0))
-            && let Some(claim) = best_claim(&values(&turn["hand"]), Rules::default())
-        {
-            break (number, claim);
-        }
-        for ws in sockets.iter_mut() {
-            send(ws, json!({"type": "pass", "turn": number})).await;
-        }
-        for ws in sockets.iter_mut() {
-            loop {
-                let m = next(ws).await.unwrap().0;
-                if m["type"] == "won" || m["type"] == "buried" {
-                    break;
-                }
-            }
-            send(ws, json!({"type": "next"})).await;
-        }
-        turn = until(&mut sockets[0], "turn").await;
-        until(&mut sockets[1], "turn").await;
-    };
+    let (number, claim) = a_turn_to_call(&mut sockets).await;
+    // A call that does not name its turn is refused, saying so.
+    send(&mut sockets[0], json!({"type": "call", "claim": claim})).await;
+    let unnamed = until(&mut sockets[0], "error").await;
+    assert!(
+        unnamed["error"]
+            .as_str()
+            .unwrap()
+            .contains("names the turn it answers"),
+        "{unnamed}"
+    );
     // A slip: a number that is no card. Only seat 0 is told.
     send(
         &mut sockets[0],
@@ -687,4 +667,34 @@ async fn a_late_call_is_refused_with_its_turn_and_a_slip_is_no_call() {
         late["error"].as_str().unwrap().starts_with("too late"),
         "{late}"
     );
+}
+
+/// Passes on the turns seat 0 cannot call (both seats ready for the next
+/// cards each time) until one comes whose cards make a prime: its number
+/// and the claim of its highest prime.
+async fn a_turn_to_call(sockets: &mut [Socket]) -> (u64, String) {
+    let mut turn = until(&mut sockets[0], "turn").await;
+    until(&mut sockets[1], "turn").await;
+    loop {
+        let number = turn["turn"].as_u64().unwrap();
+        if turn["seats"].as_array().unwrap().contains(&json!(0))
+            && let Some(claim) = best_claim(&values(&turn["hand"]), Rules::default())
+        {
+            return (number, claim);
+        }
+        for ws in sockets.iter_mut() {
+            send(ws, json!({"type": "pass", "turn": number})).await;
+        }
+        for ws in sockets.iter_mut() {
+            loop {
+                let m = next(ws).await.unwrap().0;
+                if m["type"] == "won" || m["type"] == "buried" {
+                    break;
+                }
+            }
+            send(ws, json!({"type": "next"})).await;
+        }
+        turn = until(&mut sockets[0], "turn").await;
+        until(&mut sockets[1], "turn").await;
+    }
 }

@@ -1,8 +1,8 @@
 //! The command line: clap's view of it, turned into the library's plain
 //! types (`Rules`, `Hand`) before anything else sees it.
 //!
-//! One concern, kept in one file: every command's flags, so that each flag
-//! is declared once and shared (`RuleArgs`, `StyleArgs`, `MemoryArgs`).
+//! The file holds every command's flags, each declared once and shared
+//! where commands take the same (`RuleArgs`, `StyleArgs`, `MemoryArgs`).
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;

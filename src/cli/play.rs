@@ -367,50 +367,60 @@ pub(crate) fn say(e: &Event) -> String {
             winner,
             held,
             you,
-        } => {
-            let how = match *reason {
-                "won" => "the game is over",
-                "turns" => "the turns are up",
-                "target" => "the target is reached",
-                // The bots play on to the end, where there is one to
-                // play to (not under first-out).
-                "out" => "you are out of cards",
-                "quit" => "you left the table",
-                _ => "the script is over",
-            };
-            let who = match (winner, *reason) {
-                (Some(w), "won" | "out" | "target") => format!("{w} won"),
-                (Some(w), _) if w == "you" => "you hold the most cards".into(),
-                (Some(w), _) => format!("{w} holds the most cards"),
-                (None, _) => "nobody leads".into(),
-            };
-            let held: Vec<String> = held
-                .iter()
-                .map(|h| format!("{} {}", h.player, h.cards))
-                .collect();
-            let mut s = format!(
-                "{how}: {who} after {}. Cards held: {}.\n",
-                plural(*turns, "turn", "turns"),
-                held.join(", ")
-            );
-            s.push_str(&format!(
-                "Your record: {}, {} valid, {} wrong, {}; won {}, {}",
-                plural(you.calls, "call", "calls"),
-                you.valid,
-                you.wrong,
-                plural(you.passes, "pass", "passes"),
-                plural(you.won, "combination", "combinations"),
-                plural(you.ties, "tie", "ties"),
-            ));
-            if let Some(m) = you.median_ms {
-                s.push_str(&format!(
-                    "; median time of a valid call {:.1} s",
-                    f64::from(m) / 1000.0
-                ));
-            }
-            s
-        }
+        } => say_end(reason, *turns, winner.as_deref(), held, you),
     }
+}
+
+/// The end of the game in words: why, who won, the cards held and the
+/// person's record.
+fn say_end(
+    reason: &str,
+    turns: u32,
+    winner: Option<&str>,
+    held: &[Held],
+    you: &YourRecord,
+) -> String {
+    let how = match reason {
+        "won" => "the game is over",
+        "turns" => "the turns are up",
+        "target" => "the target is reached",
+        // The bots play on to the end, where there is one to play to (not
+        // under first-out).
+        "out" => "you are out of cards",
+        "quit" => "you left the table",
+        _ => "the script is over",
+    };
+    let who = match (winner, reason) {
+        (Some(w), "won" | "out" | "target") => format!("{w} won"),
+        (Some("you"), _) => "you hold the most cards".into(),
+        (Some(w), _) => format!("{w} holds the most cards"),
+        (None, _) => "nobody leads".into(),
+    };
+    let held: Vec<String> = held
+        .iter()
+        .map(|h| format!("{} {}", h.player, h.cards))
+        .collect();
+    let mut s = format!(
+        "{how}: {who} after {}. Cards held: {}.\n",
+        plural(turns, "turn", "turns"),
+        held.join(", ")
+    );
+    s.push_str(&format!(
+        "Your record: {}, {} valid, {} wrong, {}; won {}, {}",
+        plural(you.calls, "call", "calls"),
+        you.valid,
+        you.wrong,
+        plural(you.passes, "pass", "passes"),
+        plural(you.won, "combination", "combinations"),
+        plural(you.ties, "tie", "ties"),
+    ));
+    if let Some(m) = you.median_ms {
+        s.push_str(&format!(
+            "; median time of a valid call {:.1} s",
+            f64::from(m) / 1000.0
+        ));
+    }
+    s
 }
 
 pub(crate) fn run(args: &PlayArgs) -> Result<Verdict> {

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use prime_solve::Rules;
-use prime_solve::game::{Endgame, Model, Simulation, Summary, simulate};
+use prime_solve::game::{Endgame, Model, Models, Simulation, Summary, simulate};
 use prime_solve::report::{File, json, simulation};
 use prime_solve::text::plural;
 
@@ -71,9 +71,13 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<Verdict> {
     Ok(Verdict::Yes)
 }
 
-/// The scenarios of `reports/simulation.md`.
-fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<Verdict> {
-    let models = args.models.load()?;
+/// One scenario of the study: its name, rules, players, whether it is
+/// the two-player game, and its endgame.
+type Scenario = (String, Rules, Vec<Model>, bool, Endgame);
+
+/// The scenarios of `reports/simulation.md`, under `rules` and the
+/// `models` of the run, the run's endgame first.
+fn scenarios(models: &Models, rules: Rules, endgame: Endgame) -> Result<Vec<Scenario>> {
     let model = |name: &str| models.get(name).map_err(anyhow::Error::msg);
     let (expert, club, novice) = (model("expert")?, model("club")?, model("novice")?);
     let high_powers = Rules {
@@ -83,68 +87,69 @@ fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<
     };
     let mixed = vec![expert.clone(), club.clone(), novice.clone()];
     let experts = vec![expert.clone(); 3];
-    let mut scenarios: Vec<(String, Rules, Vec<Model>, bool, Endgame)> = vec![
+    let mut scenarios: Vec<Scenario> = vec![
         (
             "Three experts".into(),
             rules,
             experts.clone(),
             false,
-            args.endgame,
+            endgame,
         ),
-        (
-            "Mixed skills".into(),
-            rules,
-            mixed.clone(),
-            false,
-            args.endgame,
-        ),
+        ("Mixed skills".into(), rules, mixed.clone(), false, endgame),
         (
             "Three club players".into(),
             rules,
             vec![club.clone(); 3],
             false,
-            args.endgame,
+            endgame,
         ),
         (
             "Two experts, two-player game".into(),
             rules,
             vec![expert.clone(); 2],
             true,
-            args.endgame,
+            endgame,
         ),
         (
             "Club against novice, two-player game".into(),
             rules,
             vec![club, novice],
             true,
-            args.endgame,
+            endgame,
         ),
         (
             "Three experts, high primes and powers".into(),
             high_powers,
             experts.clone(),
             false,
-            args.endgame,
+            endgame,
         ),
         (
             "Mixed skills, high primes and powers".into(),
             high_powers,
             mixed,
             false,
-            args.endgame,
+            endgame,
         ),
     ];
-    for endgame in Endgame::ALL {
-        if endgame != args.endgame {
+    for other in Endgame::ALL {
+        if other != endgame {
             scenarios.push((
-                format!("Three experts, endgame {}", endgame.name()),
+                format!("Three experts, endgame {}", other.name()),
                 rules,
                 experts.clone(),
                 false,
-                endgame,
+                other,
             ));
         }
     }
+    Ok(scenarios)
+}
+
+/// The scenarios of `reports/simulation.md`.
+fn study(args: &SimulateArgs, rules: Rules, pool: &Pool, path: &Path) -> Result<Verdict> {
+    let models = args.models.load()?;
+    let scenarios = scenarios(&models, rules, args.endgame)?;
     let bar = progress_bar(
         args.games * scenarios.len() as u64,
         "games",

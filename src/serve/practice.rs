@@ -141,12 +141,9 @@ fn daily_seed(date: &str) -> Option<u64> {
     if year == 0 || !(1..=days).contains(&day) {
         return None;
     }
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in format!("prime-solve daily {date}").bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    Some(hash)
+    Some(prime_solve::fnv1a64(
+        format!("prime-solve daily {date}").as_bytes(),
+    ))
 }
 
 /// `POST /api/v1/practice` with `{"cards": "QH 7C JK", "claim": "12 * 7 / 12",

@@ -3,7 +3,8 @@
 // the page shows them and sends this seat's calls. The seat's token is
 // kept on this device, so a reload or a dropped connection keeps the seat.
 
-const $ = (id) => document.getElementById(id);
+import { $, el, cardView, cardName, made, seconds } from "/common.js";
+
 const parts = location.pathname.split("/").filter(Boolean);
 const code = (parts[1] || "").toUpperCase();
 const tableView = parts[2] === "table";
@@ -19,13 +20,6 @@ let started = 0;
 let ticking = null;
 let retry = 0;
 let barred = false;
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 function name(seat) {
   return seats[seat]?.name || `seat ${seat + 1}`;
@@ -66,16 +60,9 @@ function drawTurn(m) {
   show("game");
   $("turn-head").textContent = `Turn ${m.turn}`;
   $("cards").replaceChildren(
-    ...m.cards.map((c, i) => {
-      const card = el("span", undefined, /[♥♦]/.test(c) ? "card red" : "card");
-      card.append(el("span", c, "face"));
-      const owner = m.owners[i];
-      card.append(el("span", owner === null ? "stock" : name(owner), "counts"));
-      if (String(m.values[i]) !== c.replace(/[♠♥♣♦]/, "")) card.append(el("span", `counts ${m.values[i]}`, "counts"));
-      return card;
-    }),
+    ...m.cards.map((c, i) => cardView(c, m.values[i], [m.owners[i] === null ? "stock" : name(m.owners[i])])),
   );
-  $("cards").setAttribute("aria-label", `The cards: ${m.cards.join(", ")}`);
+  $("cards").setAttribute("aria-label", `The cards: ${m.cards.map(cardName).join(", ")}`);
   const mine = me !== null && m.seats.includes(me);
   $("call-form").hidden = tableView || !mine;
   $("result").textContent = mine || tableView ? "" : "You have no card in this turn.";
@@ -85,7 +72,7 @@ function drawTurn(m) {
   started = performance.now();
   clearInterval(ticking);
   ticking = setInterval(() => {
-    $("clock").textContent = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+    $("clock").textContent = seconds(performance.now() - started);
   }, 100);
   if (!$("call-form").hidden) {
     $("call").value = "";
@@ -98,8 +85,7 @@ function verdict(m) {
   const line = el("li");
   const who = el("strong", `${m.name}: `);
   const what = m.claim ?? (m.valid ? m.witness : "a call");
-  const made = what.includes("=") ? what : `${what} = ${m.value}`;
-  const text = m.valid ? `${made} ✓` : `${m.claim ?? `called ${m.value}`} ✗ ${m.fault}`;
+  const text = m.valid ? `${made(what, m.value)} ✓` : `${m.claim ?? `called ${m.value}`} ✗ ${m.fault}`;
   line.append(who, document.createTextNode(text));
   line.className = m.valid ? "good" : "bad";
   $("calls").append(line);
@@ -139,7 +125,7 @@ function gameOver(m) {
   const winner = m.winner === null ? "Nobody" : name(m.winner);
   const rows = m.records.map((r) => {
     const tr = el("tr");
-    const median = r.median_ms === null ? "–" : `${(r.median_ms / 1000).toFixed(1)} s`;
+    const median = r.median_ms === null ? "–" : seconds(r.median_ms);
     for (const v of [r.name, r.held, r.won, r.valid, r.wrong, median, r.best ?? "–"]) tr.append(el("td", String(v)));
     return tr;
   });
