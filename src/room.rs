@@ -28,6 +28,17 @@ pub enum ClientMessage {
     Next,
     /// Keeps a connection alive; answered with nothing.
     Ping,
+    /// The host: the next cards now, whoever is ready.
+    DealNow,
+    /// The host: a bot plays `seat` until its player comes back.
+    HandOver { seat: usize },
+    /// The host: `seat`'s player leaves the room (a bot plays the seat to
+    /// the end of the game; it is free at the rematch).
+    Remove { seat: usize },
+    /// The host: `seat`'s player is the host now.
+    MakeHost { seat: usize },
+    /// The host: the game ends now, the most cards winning.
+    End,
 }
 
 /// A message as it is read, before the turn a call or pass answers is
@@ -40,6 +51,11 @@ enum Read {
     Pass { turn: Option<u32> },
     Next,
     Ping,
+    DealNow,
+    HandOver { seat: usize },
+    Remove { seat: usize },
+    MakeHost { seat: usize },
+    End,
 }
 
 /// A message the room cannot take.
@@ -87,6 +103,11 @@ pub fn decode(text: &str) -> Result<ClientMessage, BadMessage> {
         Read::Start => ClientMessage::Start,
         Read::Next => ClientMessage::Next,
         Read::Ping => ClientMessage::Ping,
+        Read::DealNow => ClientMessage::DealNow,
+        Read::HandOver { seat } => ClientMessage::HandOver { seat },
+        Read::Remove { seat } => ClientMessage::Remove { seat },
+        Read::MakeHost { seat } => ClientMessage::MakeHost { seat },
+        Read::End => ClientMessage::End,
         Read::Call { claim, .. } if claim.len() > MAX_CLAIM => {
             return Err(BadMessage::ClaimTooLong(claim.len()));
         }
@@ -148,8 +169,12 @@ pub struct SeatView {
     pub taken: bool,
     pub connected: bool,
     pub away: bool,
-    /// Cards held, during a game.
+    /// Whether this seat's player is the host.
+    pub host: bool,
+    /// Cards held, during a game (and at its end).
     pub held: Option<usize>,
+    /// Combinations won, during a game (and at its end).
+    pub won: Option<u32>,
 }
 
 /// A room's settings, as its host chose them.
@@ -165,6 +190,8 @@ pub struct SettingsView {
     pub away_as: String,
     pub window_ms: u32,
     pub turns: u32,
+    /// A short game: the first to hold this many cards wins.
+    pub target: Option<usize>,
 }
 
 /// The whole room, for a connection that has just come in.
@@ -239,6 +266,9 @@ pub struct GameOverView {
     pub game: u32,
     /// `won`, `turns`, `target`, `played out` or `ended`.
     pub reason: &'static str,
+    /// Why it ended and who won, in a sentence ("Bob could not give nine
+    /// cards to a new stockpile: Ann wins.").
+    pub why: String,
     pub winner: Option<usize>,
     pub turns: u32,
     pub records: Vec<RecordView>,
@@ -248,7 +278,7 @@ pub struct GameOverView {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
-    State(RoomState),
+    State(Box<RoomState>),
     /// Whenever a seat is taken, comes or goes.
     Seats {
         seats: Vec<SeatView>,
@@ -278,6 +308,9 @@ pub enum ServerMessage {
         prime: Option<u64>,
         held: Vec<usize>,
         stock: Option<usize>,
+        /// When the next cards come, in ms, unless everyone is ready
+        /// sooner; `None`: when everyone is.
+        next_in_ms: Option<u64>,
     },
     Buried {
         turn: u32,
@@ -286,6 +319,7 @@ pub enum ServerMessage {
         seats: Vec<usize>,
         held: Vec<usize>,
         stock: Option<usize>,
+        next_in_ms: Option<u64>,
     },
     Ready {
         ready: Vec<usize>,

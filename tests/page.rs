@@ -83,8 +83,10 @@ fn drive(script: &str, extra: &[String], shots_named: &[&str]) {
     }
 }
 
-/// Three phones join one room by its code; a valid call's verdict reaches
-/// them all; a reload keeps a seat; the table view shows the cards.
+/// Three phones join one room by its code; calls tapped on the keypad (a
+/// claim that cannot be read is no call, a valid one's verdict reaches
+/// them all); the host deals now; a reload keeps a seat; a latecomer
+/// watches; the big screen at 1920 × 1080; the host ends the game.
 #[test]
 fn three_phones_play_in_one_room() {
     drive(
@@ -92,8 +94,11 @@ fn three_phones_play_in_one_room() {
         &[],
         &[
             "room-lobby-390x844.png",
+            "room-not-a-call-390x844.png",
             "room-verdict-360x640.png",
-            "room-table-1280x800.png",
+            "room-table-1920x1080.png",
+            "room-over-360x640.png",
+            "room-table-over-1920x1080.png",
         ],
     );
 }

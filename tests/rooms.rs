@@ -698,3 +698,102 @@ async fn a_turn_to_call(sockets: &mut [Socket]) -> (u64, String) {
         until(&mut sockets[1], "turn").await;
     }
 }
+
+/// The host's controls over the WebSocket: the next cards now, a seat
+/// handed to a bot and back, the host role passed on, a player removed,
+/// the game ended with the winner and why; none of them from a guest. The
+/// result says when the next cards come; a free seat is taken for the
+/// rematch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_host_deals_hands_over_removes_and_ends() {
+    let server = Server::start(&[]);
+    let (code, _, mut sockets) = seated(
+        &server,
+        json!({"seats": 3, "limit": 20, "window_ms": 100, "pause": 30}),
+        3,
+    )
+    .await;
+    send(&mut sockets[0], json!({"type": "start"})).await;
+    let turn = until(&mut sockets[0], "turn").await;
+    until(&mut sockets[1], "turn").await;
+    send(&mut sockets[1], json!({"type": "deal_now"})).await;
+    assert!(
+        until(&mut sockets[1], "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("only the host")
+    );
+    let number = turn["turn"].as_u64().unwrap();
+    for ws in sockets.iter_mut() {
+        send(ws, json!({"type": "pass", "turn": number})).await;
+    }
+    let result = loop {
+        let m = next(&mut sockets[0]).await.unwrap().0;
+        if m["type"] == "won" || m["type"] == "buried" {
+            break m;
+        }
+    };
+    assert_eq!(result["next_in_ms"], 30_000, "{result}");
+    // Nobody else pressed next: the host deals now.
+    send(&mut sockets[0], json!({"type": "deal_now"})).await;
+    let second = until(&mut sockets[0], "turn").await;
+    assert_eq!(second["turn"], number + 1);
+    // Seat 2 handed to a bot: from the next cards a model plays it.
+    send(&mut sockets[0], json!({"type": "hand_over", "seat": 2})).await;
+    seats_until(&mut sockets[0], |s| s[2]["away"] == true).await;
+    // The host role passes to seat 1, who may then end the game.
+    send(&mut sockets[0], json!({"type": "make_host", "seat": 1})).await;
+    seats_until(&mut sockets[1], |s| {
+        s[1]["host"] == true && s[0]["host"] == false
+    })
+    .await;
+    send(&mut sockets[0], json!({"type": "end"})).await;
+    assert!(
+        until(&mut sockets[0], "error").await["error"]
+            .as_str()
+            .unwrap()
+            .contains("only the host")
+    );
+    // The new host removes seat 0's player: its connection is told and
+    // closed, its token no longer takes the seat.
+    send(&mut sockets[1], json!({"type": "remove", "seat": 0})).await;
+    let removed = until(&mut sockets[0], "error").await;
+    assert!(
+        removed["error"].as_str().unwrap().contains("removed"),
+        "{removed}"
+    );
+    send(&mut sockets[1], json!({"type": "end"})).await;
+    let over = until(&mut sockets[1], "game_over").await;
+    assert_eq!(over["reason"], "ended", "{over}");
+    assert!(
+        over["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("The host ended the game"),
+        "{over}"
+    );
+    let records = over["records"].as_array().unwrap();
+    let held: Vec<u64> = records
+        .iter()
+        .map(|r| r["held"].as_u64().unwrap())
+        .collect();
+    assert_eq!(held.iter().sum::<u64>(), 54, "{over}");
+    // The seats agree with the records.
+    let seats = until(&mut sockets[2], "game_over").await;
+    assert_eq!(seats["records"], over["records"]);
+    // Seat 0 is free: a newcomer takes it for the rematch.
+    let (status, seat) = server.join(&code, "Dan");
+    assert_eq!(status, 200, "{seat}");
+    assert_eq!(seat["seat"], 0);
+}
+
+/// Reads `seats` messages until one whose seats satisfy `ok`.
+async fn seats_until(ws: &mut Socket, ok: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..50 {
+        let seats = until(ws, "seats").await;
+        if ok(&seats["seats"]) {
+            return seats;
+        }
+    }
+    panic!("no seats message came as expected");
+}

@@ -80,6 +80,7 @@ const PRACTICE: &str = include_str!("page/practice.js");
 const STYLE: &str = include_str!("page/style.css");
 const ROOM_PAGE: &str = include_str!("page/room.html");
 const ROOM_SCRIPT: &str = include_str!("page/room.js");
+const KEYPAD: &str = include_str!("page/keypad.js");
 const WORKER: &str = include_str!("page/sw.js");
 const MANIFEST: &str = include_str!("page/manifest.json");
 const ICON: &str = include_str!("page/icon.svg");
@@ -173,7 +174,7 @@ fn print(text: &str) -> Result<()> {
 
 /// The page's files: path, body, type. A room's page answers at
 /// `/room/CODE` and `/room/CODE/table`.
-const FILES: [(&str, &str, &str); 11] = [
+const FILES: [(&str, &str, &str); 12] = [
     ("/", PAGE, "text/html; charset=utf-8"),
     ("/common.js", COMMON, "text/javascript; charset=utf-8"),
     ("/app.js", SCRIPT, "text/javascript; charset=utf-8"),
@@ -185,6 +186,7 @@ const FILES: [(&str, &str, &str); 11] = [
     ("/room/{code}", ROOM_PAGE, "text/html; charset=utf-8"),
     ("/room/{code}/table", ROOM_PAGE, "text/html; charset=utf-8"),
     ("/room.js", ROOM_SCRIPT, "text/javascript; charset=utf-8"),
+    ("/keypad.js", KEYPAD, "text/javascript; charset=utf-8"),
 ];
 
 /// Every path the server answers.

@@ -1,7 +1,11 @@
 // Three phones in one game room, in Debian's headless Chromium: the host
-// makes a room, two others join it by its code, the host starts; one
-// calls a valid prime and every phone sees the verdict; a reload keeps
-// the seat; the table view shows the cards. Usage:
+// makes a room, two others join it by its code, the host starts; calls
+// are tapped on the keypad (a claim that cannot be read is no call and
+// the host calls again; a valid prime, and every phone sees the verdict);
+// the host deals the next cards at once; a reload keeps the seat; a
+// latecomer watches; the big screen shows the cards large; the host ends
+// the game and every phone shows why, the records fitting the phone.
+// Usage:
 //   node room.mjs URL SCREENSHOT_DIR
 // Exits 0 when every step shows what it should, 1 with the reason if not.
 import { chromium } from "playwright-core";
@@ -18,6 +22,20 @@ const fail = async (why) => {
   process.exit(1);
 };
 const wait = { timeout: 15000 };
+
+/** Taps `claim` (ASCII, as the server's witnesses are written) on the
+ * keypad of `page`: each number on an unused card key counting it, each
+ * sign on its key. Typing nothing. */
+async function tap(page, claim) {
+  const names = { "*": "×", "/": "÷", "-": "−", "+": "+", "(": "(", ")": ")", "^": "^" };
+  for (const token of claim.match(/\d+|[-+*/()^]/g)) {
+    const key = /^\d/.test(token)
+      ? page.locator(`#keypad button.card-key:not([disabled])[aria-label$="counting ${token}"]`).first()
+      : page.getByRole("button", { name: names[token], exact: true });
+    await key.click();
+  }
+  await page.getByRole("button", { name: "Call", exact: true }).click();
+}
 
 /** A phone: its page, the turns its socket received, its console errors. */
 async function phone(width, height) {
@@ -72,8 +90,14 @@ try {
   const q = await (await fetch(`${base}/api/v1/query?cards=${turn.hand.join(",")}&any-values=1&ascii=1`)).json();
   if (q.primes.length === 0) await fail(`the first hand ${turn.hand} makes no prime`);
   const best = q.primes.at(-1);
-  await ann.page.fill("#call", best.witness);
-  await ann.page.press("#call", "Enter");
+  // A claim that cannot be read (empty brackets): no call, and Ann is not
+  // barred.
+  const cardsAlone = turn.values.map(String);
+  await tap(ann.page, `()${cardsAlone.join("+")}`);
+  await ann.page.waitForFunction(() => document.getElementById("result").textContent.startsWith("Not a call"), null, wait);
+  if (await ann.page.isHidden("#call-form")) await fail("a claim that cannot be read barred Ann");
+  await ann.page.screenshot({ path: `${shots}/room-not-a-call-390x844.png`, fullPage: true });
+  await tap(ann.page, best.witness);
   for (const p of [ann, bob, cat]) {
     await p.page.waitForFunction(
       (v) => [...document.querySelectorAll("#calls li.good")].some((li) => li.textContent.includes("Ann") && li.textContent.includes(`= ${v}`)),
@@ -83,21 +107,61 @@ try {
   }
   await bob.page.screenshot({ path: `${shots}/room-verdict-360x640.png`, fullPage: true });
 
+  // The result counts down to the next cards; the host deals them now.
+  await ann.page.waitForFunction(() => /Next cards in \d+ s/.test(document.getElementById("next-in").textContent), null, wait);
+  await ann.page.getByRole("button", { name: "Deal now" }).click();
+  for (const p of [ann, bob, cat]) {
+    await p.page.waitForFunction((n) => document.getElementById("turn-head").textContent === `Turn ${n}`, turn.turn + 1, wait);
+  }
+
   // A reload keeps Bob's seat.
   await bob.page.reload();
-  await bob.page.waitForFunction(() => document.getElementById("status").textContent.includes("You are Bob"), null, wait);
+  await bob.page.waitForFunction(() => document.querySelector("#seats .me")?.textContent === "Bob", null, wait);
   if (await bob.page.isVisible("#join-form")) await fail("the reload asked Bob for a seat again");
 
-  // The table view shows the cards on the table.
-  const table = await phone(1280, 800);
+  // A latecomer opens the room's link: the game is on, so Dan watches.
+  const dan = await phone(390, 844);
+  await dan.page.goto(`${base}/room/${code}`);
+  await dan.page.waitForSelector("#join-form:not([hidden])", wait);
+  await dan.page.fill("#join-name", "Dan");
+  await dan.page.click("#join-form button[type=submit]");
+  await dan.page.waitForFunction(() => document.getElementById("status").textContent.includes("watching"), null, wait);
+  await dan.page.waitForSelector("#cards .card", wait);
+  if (await dan.page.isVisible("#call-form")) await fail("a latecomer is offered a call");
+
+  // The big screen: the cards at least a third of its height, the code
+  // and QR in sight, no text under 24 px.
+  const table = await phone(1920, 1080);
   await table.page.goto(`${base}/room/${code}/table`);
   await table.page.waitForSelector("#cards .card", wait);
+  await table.page.screenshot({ path: `${shots}/room-table-1920x1080.png` });
   const cards = await table.page.$$eval("#cards .card .face", (f) => f.map((x) => x.textContent));
   if (cards.length !== 3) await fail(`the table view shows ${cards}`);
   if (await table.page.isVisible("#call-form")) await fail("the table view offers a call");
-  await table.page.screenshot({ path: `${shots}/room-table-1280x800.png` });
+  const cardHeight = await table.page.$eval("#cards .card", (c) => c.getBoundingClientRect().height);
+  if (cardHeight < 1080 / 3) await fail(`the big screen's cards are ${cardHeight} px high`);
+  for (const id of ["#code", "#qr"]) {
+    const box = await table.page.$eval(id, (e) => { const r = e.getBoundingClientRect(); return r.bottom <= innerHeight && r.height > 0; });
+    if (!box) await fail(`the big screen does not show ${id} without scrolling`);
+  }
+  const small = await table.page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((e) => e.offsetParent !== null && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+      .filter((e) => parseFloat(getComputedStyle(e).fontSize) < 24)
+      .map((e) => `${e.tagName}#${e.id}.${e.className}: ${e.textContent.trim().slice(0, 30)}`),
+  );
+  if (small.length > 0) await fail(`text under 24 px on the big screen: ${small.join("; ")}`);
 
-  for (const [who, p, width] of [["Ann", ann, 390], ["Bob", bob, 360], ["Cat", cat, 390]]) {
+  // The host ends the game: every phone says why, who won, and the
+  // records fit the phone.
+  await ann.page.getByRole("button", { name: "End the game" }).click();
+  for (const p of [ann, bob, cat, dan, table]) {
+    await p.page.waitForFunction(() => /the host ended the game/i.test(document.querySelector("#over .why")?.textContent || ""), null, wait);
+  }
+  await bob.page.screenshot({ path: `${shots}/room-over-360x640.png`, fullPage: true });
+  await table.page.screenshot({ path: `${shots}/room-table-over-1920x1080.png` });
+
+  for (const [who, p, width] of [["Ann", ann, 390], ["Bob", bob, 360], ["Cat", cat, 390], ["Dan", dan, 390]]) {
     const scroll = await p.page.evaluate(() => document.documentElement.scrollWidth);
     if (scroll > width) await fail(`${who}'s page scrolls sideways to ${scroll} px`);
     if (p.seen.errors.length > 0) await fail(`${who}'s console: ${p.seen.errors.join("; ")}`);

@@ -395,6 +395,9 @@ async function createRoom(event) {
   event.preventDefault();
   const f = $("create-form").elements;
   const body = { ...Object.fromEntries(ruleParams()), name: f.name.value, seats: f.seats.value, bots: f.bots.value, pause: f.pause.value };
+  // A short game: a target of cards, or a number of turns.
+  const [key, value] = $("create-length").value.split("=");
+  if (key) body[key] = value;
   $("create-error").textContent = "";
   try {
     const room = await post("/api/v1/rooms", body);

@@ -365,7 +365,8 @@ fn seconds(
 /// The host's choices: the seats, the bots, the endgame, the pace, and
 /// the house rules as the API names them.
 fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
-    const OWN: [&str; 10] = [
+    const OWN: [&str; 11] = [
+        "target",
         "seats",
         "bots",
         "endgame",
@@ -407,7 +408,12 @@ fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
             Refusal::bad("endgame is stockpile, two-cards, first-out, trailing-two or leading-two")
         })?,
     };
-    let pause = seconds(params, "pause", 0, 0..=300)?;
+    // The pause between a result and the next cards; "everyone" (or 0):
+    // only when everyone present has pressed next.
+    let pause = match params.get("pause").map(String::as_str) {
+        Some("everyone") => 0,
+        _ => seconds(params, "pause", DEFAULT_PAUSE, 0..=300)?,
+    };
     let away_model = match params.get("away_as").map(String::as_str) {
         None => Some(Model::CLUB),
         Some("pass") => None,
@@ -432,8 +438,17 @@ fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
             Some(Ok(n @ 1..=3000)) => n,
             Some(_) => return Err(Refusal::bad("turns is 1 to 3000")),
         },
+        target: match params.get("target").map(|v| v.parse::<usize>()) {
+            None => None,
+            Some(Ok(n @ 5..=54)) => Some(n),
+            Some(_) => return Err(Refusal::bad("target is a number of cards from 5 to 54")),
+        },
     })
 }
+
+/// Seconds between a result and the next cards, unless everyone present
+/// has pressed next sooner.
+const DEFAULT_PAUSE: u64 = 8;
 
 /// `POST /api/v1/rooms`: a room with the host in seat 0.
 pub(super) async fn create(
@@ -529,7 +544,10 @@ pub(super) async fn join(
             .text(),
         ),
         Ok(Err(JoinError::Full)) => refuse(StatusCode::CONFLICT, "every seat is taken"),
-        Ok(Err(JoinError::Started)) => refuse(StatusCode::CONFLICT, "the game has started"),
+        Ok(Err(JoinError::Started)) => refuse(
+            StatusCode::CONFLICT,
+            "the game has started: watch it, and take a seat at the rematch if one is free",
+        ),
         Err(_) => refuse(StatusCode::NOT_FOUND, "the room has closed"),
     }
 }

@@ -17,8 +17,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::sleep_until;
 
 use prime_solve::game::{
-    self, Burial, CallBook, Duel, Endgame, Ending, Ends, Event, Game, GameOver, Live, Model, Multi,
-    Setup, Stage, Timing,
+    self, Burial, CallBook, Duel, End, Endgame, Ending, Ends, Event, Game, GameOver, Live, Model,
+    Multi, Setup, Stage, Timing,
 };
 use prime_solve::practice::face;
 use prime_solve::room::{
@@ -68,6 +68,8 @@ pub(crate) struct Settings {
     pub(crate) window_ms: u32,
     /// The most combinations a game shows; then the most cards wins.
     pub(crate) turns: u32,
+    /// A short game: the first to hold this many cards wins.
+    pub(crate) target: Option<usize>,
 }
 
 /// A command for the room, from a request or a connection.
@@ -119,6 +121,8 @@ struct Seat {
     gone: Option<Instant>,
     /// Played for while away.
     away: bool,
+    /// Handed to a bot by the host, until its player comes back.
+    handed: bool,
     /// Connections this seat may still open now, and when that was
     /// counted: a seat cycling its connection cannot flood the room.
     connects: (f64, Instant),
@@ -175,6 +179,12 @@ pub(crate) struct Room {
     rooms: Arc<Rooms>,
     created: Instant,
     games: u32,
+    /// The host's seat.
+    host: usize,
+    /// Combinations each seat has won this game.
+    won: Option<Vec<u32>>,
+    /// The host asked for the next cards now.
+    deal_now: bool,
 }
 
 impl Room {
@@ -198,6 +208,7 @@ impl Room {
                 connected: 0,
                 gone: Some(Instant::now()),
                 away: false,
+                handed: false,
                 connects: (CONNECTS_PER_MINUTE, Instant::now()),
             })
             .collect();
@@ -210,6 +221,7 @@ impl Room {
                 connected: 0,
                 gone: None,
                 away: false,
+                handed: false,
                 connects: (CONNECTS_PER_MINUTE, Instant::now()),
             });
         }
@@ -226,6 +238,9 @@ impl Room {
             rooms,
             created: Instant::now(),
             games: 0,
+            host: 0,
+            won: None,
+            deal_now: false,
         }
     }
 
@@ -247,7 +262,9 @@ impl Room {
                 taken: s.taken,
                 connected: s.connected > 0,
                 away: s.away,
+                host: i == self.host,
                 held: held.map(|h| h[i]),
+                won: self.won.as_ref().map(|w| w[i]),
             })
             .collect()
     }
@@ -312,10 +329,10 @@ impl Room {
     /// The whole room, for a connection that has just come in.
     fn state(&self, seat: Option<usize>, held: Option<&[usize]>) -> ServerMessage {
         let s = &self.settings;
-        ServerMessage::State(RoomState {
+        ServerMessage::State(Box::new(RoomState {
             code: self.code.clone(),
             you: seat,
-            host: seat == Some(0),
+            host: seat == Some(self.host),
             phase: self.phase_name(),
             seats: self.seat_views(held),
             rule_set: s.rules.name(),
@@ -333,6 +350,7 @@ impl Room {
                     .map_or_else(|| "pass".to_string(), |m| m.name.to_string()),
                 window_ms: s.window_ms,
                 turns: s.turns,
+                target: s.target,
             },
             ready: self.ready.clone(),
             link: self
@@ -342,11 +360,13 @@ impl Room {
                 .map(|host| format!("http://{host}/room/{}", self.code)),
             game_over: self.over.clone(),
             games: self.games,
-        })
+        }))
     }
 
+    /// A seat for `name`: in the lobby, or after a game (for the rematch)
+    /// where a seat is free.
     fn join(&mut self, name: String) -> Result<(usize, Token), JoinError> {
-        if self.phase != Phase::Lobby {
+        if !matches!(self.phase, Phase::Lobby | Phase::Over) {
             return Err(JoinError::Started);
         }
         let Some(seat) = (0..self.seats.len()).find(|&s| !self.seats[s].taken) else {
@@ -387,6 +407,8 @@ impl Room {
         if let Some(s) = seat {
             self.seats[s].connected += 1;
             self.seats[s].gone = None;
+            // Back: the seat is the player's again from the next cards.
+            self.seats[s].handed = false;
         }
         let mut first = vec![Arc::from(self.state(seat, held).text())];
         first.extend(self.this_turn.iter().cloned());
@@ -513,7 +535,7 @@ async fn lobby_and_games(room: &mut Room, rx: &mut mpsc::Receiver<Command>) {
                     let Some((conn, _, message)) = room.handle(command, None) else { continue };
                     let seat = room.seat_of(conn).flatten();
                     match message {
-                        ClientMessage::Start if seat == Some(0) => {
+                        ClientMessage::Start if seat == Some(room.host) => {
                             let missing = (0..room.seats.len()).filter(|&s| !room.seats[s].taken).count();
                             if missing > 0 {
                                 room.error(conn, &format!("waiting for {missing} more to take a seat"));
@@ -522,6 +544,9 @@ async fn lobby_and_games(room: &mut Room, rx: &mut mpsc::Receiver<Command>) {
                             }
                         }
                         ClientMessage::Start => room.error(conn, "only the host starts the game"),
+                        ClientMessage::Remove { .. } | ClientMessage::MakeHost { .. } if seat == Some(room.host) => {
+                            room.host_control(None, conn, &message);
+                        }
                         _ => {
                             let why = if room.phase == Phase::Over { "the game is over: the host may start a rematch" } else { "the game has not started" };
                             room.error(conn, why);
@@ -582,6 +607,7 @@ fn new_game<'a>(room: &Room, book: &'a CallBook) -> Live<'a> {
         .with_people(&room.people())
         .with_ends(Ends {
             max_turns: settings.turns.min(MAX_TURNS),
+            target: settings.target,
             ..Ends::default()
         })
 }
@@ -591,6 +617,7 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
     let mut live = new_game(room, book);
     room.games += 1;
     room.over = None;
+    room.won = Some(vec![0; room.seats.len()]);
     for s in &mut room.seats {
         s.away = false;
     }
@@ -634,12 +661,98 @@ fn hand_over_the_away(room: &mut Room, live: &mut Live) {
     let away_after = room.settings.away;
     let played_for = room.settings.away_model.is_some();
     for s in room.people() {
-        let away = room.seats[s]
+        let seat = &mut room.seats[s];
+        let gone = seat
             .gone
             .is_some_and(|g| now.duration_since(g) >= away_after);
-        if away != room.seats[s].away {
-            room.seats[s].away = away;
-            live.set_person(s, !(away && played_for));
+        // Handed to a bot, or its player removed: a bot plays it whatever
+        // the room does for a seat away.
+        let given = seat.handed || !seat.taken;
+        seat.away = gone || given;
+        let person = !(given || gone && played_for);
+        if person != live.people().contains(&s) {
+            live.set_person(s, person);
+        }
+    }
+    // A host gone away leaves the role to the next person present.
+    if room.seats[room.host].away
+        && let Some(next) = room.next_present(room.host)
+    {
+        room.host = next;
+    }
+    let seats = room.seats_message(Some(&live.held()));
+    room.broadcast(&seats);
+}
+
+impl Room {
+    /// The next person present after `seat`, round the table.
+    fn next_present(&self, seat: usize) -> Option<usize> {
+        let n = self.seats.len();
+        (1..n).map(|i| (seat + i) % n).find(|&s| {
+            self.seats[s].model.is_none() && self.seats[s].connected > 0 && !self.seats[s].away
+        })
+    }
+
+    /// A host's control: the next cards now, a seat handed to a bot, a
+    /// player removed, the host role passed on, the game ended. `live` is
+    /// the game, if one is on.
+    fn host_control(&mut self, live: Option<&mut Live>, conn: u64, message: &ClientMessage) {
+        let person = |room: &Room, seat: usize| {
+            room.seats
+                .get(seat)
+                .is_some_and(|s| s.model.is_none() && s.taken)
+        };
+        match *message {
+            ClientMessage::DealNow => self.deal_now = true,
+            ClientMessage::HandOver { seat } if person(self, seat) => {
+                self.seats[seat].handed = true;
+                if let Some(live) = live {
+                    hand_over_the_away(self, live);
+                }
+            }
+            ClientMessage::Remove { seat } if seat != self.host && person(self, seat) => {
+                let s = &mut self.seats[seat];
+                s.token = None;
+                s.taken = false;
+                s.handed = false;
+                let gone: Vec<u64> = self
+                    .conns
+                    .iter()
+                    .filter(|c| c.seat == Some(seat))
+                    .map(|c| c.id)
+                    .collect();
+                for id in gone {
+                    self.error(id, "the host has removed you from this seat");
+                    self.disconnect(id);
+                }
+                match live {
+                    Some(live) => hand_over_the_away(self, live),
+                    None => {
+                        self.seats[seat].name.clear();
+                        let seats = self.seats_message(None);
+                        self.broadcast(&seats);
+                    }
+                }
+            }
+            ClientMessage::MakeHost { seat } if person(self, seat) => {
+                self.host = seat;
+                let seats = self.seats_message(live.map(|l| l.held()).as_deref());
+                self.broadcast(&seats);
+            }
+            ClientMessage::End => match live {
+                Some(live) => {
+                    live.call_off();
+                    let over = live.over().cloned();
+                    if let Some(over) = over {
+                        self.tell_events(live, &[Event::Over(over)], None);
+                    }
+                }
+                None => self.error(conn, "no game is on"),
+            },
+            _ => self.error(
+                conn,
+                "not a seat that can be given to a bot, removed or made host",
+            ),
         }
     }
 }
@@ -682,7 +795,11 @@ async fn calling(room: &mut Room, rx: &mut mpsc::Receiver<Command>, live: &mut L
 /// when the room ends meanwhile.
 async fn between(room: &mut Room, rx: &mut mpsc::Receiver<Command>, live: &mut Live<'_>) -> bool {
     let pause_ends = room.settings.pause.map(|p| Instant::now() + p);
+    room.deal_now = false;
     loop {
+        if room.deal_now || live.stage() == Stage::Over {
+            return true;
+        }
         // Those present who still hold cards: a player out of the game
         // holds up no one.
         let present = room.present();
@@ -744,6 +861,18 @@ impl Room {
                 return;
             }
             ClientMessage::Ping => return,
+            ClientMessage::DealNow
+            | ClientMessage::HandOver { .. }
+            | ClientMessage::Remove { .. }
+            | ClientMessage::MakeHost { .. }
+            | ClientMessage::End => {
+                if seat == self.host {
+                    self.host_control(Some(live), conn, &message);
+                } else {
+                    self.error(conn, "only the host does that");
+                }
+                return;
+            }
         };
         match taken {
             Ok(events) => self.tell_events(live, &events, Some(conn)),
@@ -766,6 +895,11 @@ impl Room {
     /// Tells the driver's events: to everyone, remembered for the turn,
     /// but a claim that could not be read, which only `caller` is told.
     fn tell_events(&mut self, live: &Live, events: &[Event], caller: Option<u64>) {
+        if let Some(won) = &mut self.won {
+            for (seat, w) in won.iter_mut().enumerate() {
+                *w = live.tally(seat).won;
+            }
+        }
         let mut called: Option<(usize, u32, Option<String>)> = None;
         for e in events {
             let message = match e {
@@ -827,19 +961,80 @@ impl Room {
                     continue;
                 }
                 Event::Over(over) => {
+                    self.won = Some(over.records.iter().map(|t| t.won).collect());
+                    let seats = self.seats_message(Some(&over.held));
+                    self.broadcast(&seats);
                     let view = self.game_over(over);
                     self.over = Some(view.clone());
                     self.phase = Phase::Over;
                     self.broadcast(&ServerMessage::GameOver(view));
                     continue;
                 }
-                other => match turn_or_result(live, other) {
+                other => match turn_or_result(live, other, self.pause_ms()) {
                     Some(message) => message,
                     None => continue,
                 },
             };
             self.say(&message);
         }
+    }
+
+    /// How long the next cards wait after a result unless everyone is
+    /// ready sooner; `None`: until everyone is.
+    fn pause_ms(&self) -> Option<u64> {
+        self.settings
+            .pause
+            .map(|p| u64::try_from(p.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    /// Why the game ended and who won, in a sentence.
+    fn why(&self, over: &GameOver) -> String {
+        let name = |seat: usize| self.seats[seat].name.clone();
+        let most = "and the most cards win";
+        let why = match over.ending {
+            Ending::Rules(End::AllCards) => match over.winner {
+                Some(w) => format!("{} holds every card", name(w)),
+                None => "the game is over".into(),
+            },
+            Ending::Rules(End::FirstOut { out }) => {
+                format!("{} is out of cards, {most}", name(out))
+            }
+            Ending::Rules(End::ShortOfNine { loser }) => {
+                format!(
+                    "{} could not give nine cards to a new stockpile",
+                    name(loser)
+                )
+            }
+            Ending::Rules(End::NoneLeft { loser }) => format!(
+                "{} had no card left after giving nine to the stockpile",
+                name(loser)
+            ),
+            Ending::Rules(End::CannotTurn { loser }) => {
+                format!("{} had no card to turn", name(loser))
+            }
+            _ if over.played_out => {
+                "nobody at the table had a card left, and the bots played the game out".into()
+            }
+            Ending::Turns => format!("the {} turns are up, {most}", over.turns),
+            Ending::Target => match over.winner {
+                Some(w) => format!(
+                    "{} reached {} cards",
+                    name(w),
+                    self.settings.target.unwrap_or_default()
+                ),
+                None => format!("a player reached the target, {most}"),
+            },
+            Ending::CalledOff => format!("the host ended the game, {most}"),
+        };
+        let who = match over.winner {
+            Some(w) => format!("{} wins", name(w)),
+            None => "Nobody wins: the most cards are tied, and none of those players won the last combination".into(),
+        };
+        let mut sentence = format!("{why}. {who}.");
+        if let Some(first) = sentence.get(..1) {
+            sentence = first.to_uppercase() + &sentence[1..];
+        }
+        sentence
     }
 
     /// Who won, and each seat's record.
@@ -870,6 +1065,7 @@ impl Room {
         GameOverView {
             game: self.games,
             reason,
+            why: self.why(over),
             winner: over.winner,
             turns: over.turns,
             records,
@@ -879,7 +1075,7 @@ impl Room {
 
 /// The cards turned, a pass, and how a combination ended, as the room
 /// says them.
-fn turn_or_result(live: &Live, e: &Event) -> Option<ServerMessage> {
+fn turn_or_result(live: &Live, e: &Event, next_in_ms: Option<u64>) -> Option<ServerMessage> {
     Some(match e {
         Event::Dealt {
             turn,
@@ -926,6 +1122,7 @@ fn turn_or_result(live: &Live, e: &Event) -> Option<ServerMessage> {
             prime: u64::try_from(*prime).ok(),
             held: held.clone(),
             stock: *stock,
+            next_in_ms,
         },
         Event::Buried {
             turn,
@@ -943,6 +1140,7 @@ fn turn_or_result(live: &Live, e: &Event) -> Option<ServerMessage> {
             seats: seats.clone(),
             held: held.clone(),
             stock: *stock,
+            next_in_ms,
         },
         _ => return None,
     })
