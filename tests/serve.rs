@@ -661,6 +661,8 @@ fn shares_of_heavy_searches_policy_and_compression() {
     for path in [
         "/",
         "/common.js",
+        "/keypad.js",
+        "/room.js",
         "/app.js",
         "/practice.js",
         "/style.css",

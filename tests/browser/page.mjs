@@ -210,10 +210,16 @@ async function daily(context) {
   }
   await page.waitForSelector("#drill-end textarea.share", { timeout: 15000 });
   const share = await page.inputValue("#drill-end textarea.share");
-  if (!/today's ten \d{4}-\d\d-\d\d/.test(share) || !share.includes("0/10")) await fail(`the daily share reads: ${share}`);
+  if (!/today's ten #\d+\n/.test(share) || !share.includes("0/10")) await fail(`the daily share reads: ${share}`);
   if (/[♠♥♣♦]|\bJK\b/.test(share)) await fail(`the daily share gives the cards away: ${share}`);
   const history = await text(page, "#history");
   if (!history.includes("today's ten")) await fail(`the history reads: ${history}`);
+  // Once a day: the day's ten again shows the result and the time to the
+  // next, and cannot be played.
+  await page.click("#drill-end button.second");
+  const done = await text(page, "#daily-done");
+  if (!/^Today's ten #\d+: 0\/10, .* a streak of 1\. The next ten in \d+ h \d+ min\.$/.test(done)) await fail(`played today: ${done}`);
+  if (!(await page.isDisabled("#start-daily"))) await fail("today's ten can be played twice");
   await page.close();
 }
 

@@ -116,6 +116,8 @@ pub struct DealtJson {
     schema: u32,
     seed: u64,
     rule_set: String,
+    /// The rules, as every answer writes them (in words too).
+    rules: serde_json::Value,
     #[serde(flatten)]
     deal: DealJson,
 }
@@ -126,6 +128,7 @@ pub fn dealt(seed: u64, rules: &Rules, deal: DealJson) -> DealtJson {
         schema: SCHEMA,
         seed,
         rule_set: rules.name(),
+        rules: rules_value(rules),
         deal,
     }
 }
@@ -136,6 +139,8 @@ pub struct DailyJson {
     schema: u32,
     date: String,
     rule_set: String,
+    /// The rules, as every answer writes them (in words too).
+    rules: serde_json::Value,
     deals: Vec<DealJson>,
 }
 
@@ -145,8 +150,14 @@ pub fn daily(date: String, rules: &Rules, deals: Vec<DealJson>) -> DailyJson {
         schema: SCHEMA,
         date,
         rule_set: rules.name(),
+        rules: rules_value(rules),
         deals,
     }
+}
+
+/// The rules as [`super::rules`] writes them, as a JSON value.
+fn rules_value(rules: &Rules) -> serde_json::Value {
+    serde_json::to_value(super::rules(rules)).unwrap_or_default()
 }
 
 /// Each prime of `answers` with its witness worked in `style`, for

@@ -4,15 +4,68 @@
 // history kept on this device.
 
 import { $, ask, cardName, cardView, el, post, seconds, verdictLine } from "/common.js";
+import { keypad } from "/keypad.js";
 
 // The house rules the page has chosen (given by app.js, which imports
 // this module).
 let ruleParams;
 const HISTORY_KEY = "prime-time-history";
+const DAILY_KEY = "prime-time-daily";
 const ROUNDS = 10;
+/** Today's ten are numbered from this day, #1. */
+const FIRST_DAY = Date.UTC(2026, 0, 1);
 
 let drill = null;
 let ticking = null;
+
+/** The number of today's ten on `date` (YYYY-MM-DD), #1 on 2026-01-01. */
+function dayNumber(date) {
+  const [y, m, d] = date.split("-").map(Number);
+  return Math.round((Date.UTC(y, m - 1, d) - FIRST_DAY) / 86400000) + 1;
+}
+
+/** The day's ten played on this device: date → its result, the last 30. */
+function dailies() {
+  try {
+    const d = JSON.parse(localStorage.getItem(DAILY_KEY) || "{}");
+    return d && typeof d === "object" ? d : {};
+  } catch (err) {
+    return {};
+  }
+}
+
+/** Days in a row, up to `date`, whose ten were played here. */
+function streak(date, played) {
+  let n = 0;
+  const day = new Date(`${date}T12:00:00`);
+  for (;;) {
+    const pad = (k) => String(k).padStart(2, "0");
+    const key = `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+    if (!played[key]) return n;
+    n += 1;
+    day.setDate(day.getDate() - 1);
+  }
+}
+
+/** Today's ten already played: its result, and the time to the next. */
+function dailyDone() {
+  const entry = dailies()[today()];
+  const box = $("daily-done");
+  if (!entry) {
+    box.hidden = true;
+    $("start-daily").disabled = false;
+    return false;
+  }
+  const midnight = new Date();
+  midnight.setHours(24, 0, 0, 0);
+  const left = midnight - new Date();
+  const hours = Math.floor(left / 3600000);
+  const minutes = Math.floor((left % 3600000) / 60000);
+  box.textContent = `Today's ten #${dayNumber(entry.date)}: ${entry.correct}/${entry.rounds}, ${entry.score} points; a streak of ${streak(today(), dailies())}. The next ten in ${hours} h ${minutes} min.`;
+  box.hidden = false;
+  $("start-daily").disabled = true;
+  return true;
+}
 
 /** Today's date where the player is, as the server takes it. */
 function today() {
@@ -36,14 +89,16 @@ async function begin(daily) {
   for (const old of $("drill-start").querySelectorAll(".bad")) old.remove();
   // The drill keeps the rules it started with, whatever the Rules tab
   // says meanwhile.
-  drill = { daily, date: today(), deals: [], rounds: [], ruleSet: "", rules: ruleParams() };
+  if (daily && dailyDone()) return;
+  drill = { daily, date: today(), deals: [], rounds: [], ruleSet: "", rulesJson: null, rules: ruleParams() };
   try {
     if (daily) {
       const p = new URLSearchParams(drill.rules);
       p.set("date", drill.date);
       const d = await ask(`/api/v1/daily?${p}`);
       drill.deals = d.deals;
-      drill.ruleSet = d.rule_set;
+      drill.ruleSet = d.rules.described;
+      drill.rulesJson = d.rules;
     }
     await deal();
   } catch (err) {
@@ -57,22 +112,25 @@ async function deal() {
   if (!drill.daily) {
     const d = await ask(`/api/v1/deal?${drill.rules}`);
     drill.deals.push(d);
-    drill.ruleSet = d.rule_set;
+    drill.ruleSet = d.rules.described;
+    drill.rulesJson = d.rules;
   }
   const hand = drill.deals[i];
   drill.hand = hand;
   drill.hints = 0;
   show("drill");
-  $("drill-head").textContent = `${drill.daily ? `Today's ten, ${drill.date}` : "Ten hands"} · hand ${i + 1} of ${ROUNDS} · ${drill.ruleSet}`;
+  $("drill-head").textContent = `${drill.daily ? `Today's ten #${dayNumber(drill.date)}` : "Ten hands"} · hand ${i + 1} of ${ROUNDS}`;
+  $("drill-rules").textContent = `Rules: ${drill.ruleSet}.`;
   const cards = $("drill-cards");
   cards.replaceChildren(...hand.cards.map((c, k) => cardView(c, hand.values[k])));
   cards.setAttribute("aria-label", `The cards: ${hand.cards.map(cardName).join(", ")}`);
+  $("drill-announce").textContent = `Hand ${i + 1}: ${hand.cards.map(cardName).join(" ")}`;
   $("hint-text").textContent = "";
   $("ruling").replaceChildren();
   $("next").hidden = true;
   $("call-form").hidden = false;
-  $("call").value = "";
-  $("call").focus();
+  drill.pad = keypad($("drill-keypad"), $("call"), $("drill-call"), hand.cards, hand.values, drill.rulesJson);
+  $("drill-keypad").querySelector("button")?.focus();
   drill.started = performance.now();
   clearInterval(ticking);
   ticking = setInterval(tick, 100);
@@ -93,7 +151,6 @@ function hint() {
         ? `Hint: this hand makes ${hints[k]}.`
         : "Hint: no more primes to hint at.";
   drill.hints = k + 1;
-  $("call").focus();
 }
 
 async function answer(claim) {
@@ -110,7 +167,6 @@ async function answer(claim) {
     $("ruling").replaceChildren(el("p", `${err.message} Try again.`, "bad"));
     $("call-form").hidden = false;
     ticking = setInterval(tick, 100);
-    $("call").focus();
     return;
   }
   const valid = r.verdict?.valid === true;
@@ -131,6 +187,7 @@ async function answer(claim) {
     parts.push(list);
   }
   $("ruling").replaceChildren(...parts);
+  $("drill-announce").textContent = parts.map((p) => p.textContent).join(" ");
   const next = $("next");
   next.textContent = drill.rounds.length < ROUNDS ? "Next hand" : "See the result";
   next.hidden = false;
@@ -139,9 +196,10 @@ async function answer(claim) {
 
 /** The drill's result as text to share: the marks of each hand, never
  * the hands themselves. */
-function shareText(entry) {
+function shareText(entry, days) {
   const marks = entry.marks.map((m) => (m === "valid" ? "🟩" : m === "pass" ? "⬜" : "🟥")).join("");
-  return `Prime Time, today's ten ${entry.date} (${entry.ruleSet})\n${marks} ${entry.correct}/${entry.rounds} · ${entry.score} points`;
+  const run = days > 1 ? ` · a streak of ${days} days` : "";
+  return `Prime Time, today's ten #${dayNumber(entry.date)}\n${marks} ${entry.correct}/${entry.rounds} · ${entry.score} points${run}`;
 }
 
 /** The drill's end: summed up by the server, kept in the history, and
@@ -173,11 +231,16 @@ async function finish() {
   drawHistory();
   const end = $("drill-end");
   const parts = [
-    el("h2", drill.daily ? `Today's ten, ${drill.date}` : "Ten hands"),
+    el("h2", drill.daily ? `Today's ten #${dayNumber(drill.date)}` : "Ten hands"),
     el("p", `${s.correct} of ${s.rounds} called · ${s.score} points${s.median_ms === null ? "" : ` · median ${seconds(s.median_ms)} a call`}`, "result"),
   ];
   if (drill.daily) {
-    const text = shareText(entry);
+    const played = dailies();
+    played[drill.date] = entry;
+    // The last 30 days only.
+    const kept = Object.keys(played).sort().slice(-30);
+    localStorage.setItem(DAILY_KEY, JSON.stringify(Object.fromEntries(kept.map((d) => [d, played[d]]))));
+    const text = shareText(entry, streak(drill.date, played));
     const box = el("textarea", undefined, "share");
     box.value = text;
     box.readOnly = true;
@@ -206,6 +269,7 @@ async function finish() {
   again.type = "button";
   again.addEventListener("click", () => {
     show("start");
+    dailyDone();
     $("start-drill").focus();
   });
   parts.push(again);
@@ -233,7 +297,7 @@ function drawHistory() {
   }
   list.replaceChildren(
     ...history.slice(0, 20).map((h) =>
-      el("li", `${h.date} · ${h.daily ? "today's ten" : "ten hands"} · ${h.ruleSet} · ${h.correct}/${h.rounds} · ${h.score} points`),
+      el("li", `${h.date} · ${h.daily ? `today's ten #${dayNumber(h.date)}` : "ten hands"} · ${h.correct}/${h.rounds} · ${h.score} points`),
     ),
   );
 }
@@ -257,5 +321,6 @@ export function startPractice(page) {
     else finish();
   });
   drawHistory();
+  dailyDone();
   show("start");
 }

@@ -3,8 +3,8 @@
 // cache "prime-solve-tables"). Always the network first: a copy is used
 // only when the network fails.
 
-const CACHE = "prime-solve-page-2";
-const PAGE = ["/", "/common.js", "/app.js", "/practice.js", "/style.css", "/manifest.json", "/icon.svg"];
+const CACHE = "prime-solve-page-3";
+const PAGE = ["/", "/common.js", "/keypad.js", "/app.js", "/practice.js", "/style.css", "/manifest.json", "/icon.svg"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
