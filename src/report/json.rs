@@ -167,6 +167,10 @@ pub struct QueryJson<'a> {
     difficulty: Option<Option<f64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hard: Option<bool>,
+    /// The difficulty in a word: `easy`, `tricky` or `hard`
+    /// ([`crate::ways::Difficulty::word`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difficulty_word: Option<&'static str>,
     /// For a hand that makes no prime under the ceiling: the smallest
     /// prime above it, with its witness ([`crate::Solver::nearest_above`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -283,6 +287,7 @@ pub fn query<'a>(
         values: answer.values().map(ValuesJson),
         difficulty: None,
         hard: None,
+        difficulty_word: None,
         nearest_above: None,
     }
 }
@@ -311,6 +316,7 @@ pub fn query_with_ways<'a>(
     let d = ways.difficulty();
     q.difficulty = Some(d.score());
     q.hard = Some(d.is_hard());
+    q.difficulty_word = Some(d.word());
     q
 }
 

@@ -306,6 +306,30 @@ impl Difficulty {
         )
     }
 
+    /// The difficulty in a word, for people: `hard` ([`Difficulty::is_hard`]),
+    /// `tricky` within one of it (a score from [`Difficulty::hard_score`]
+    /// − 1: for three cards, no easier than a single way of two
+    /// multiplications, or two ways of two + or −), else `easy`.
+    ///
+    /// ```
+    /// use prime_solve::ways::Difficulty;
+    /// let three = |ease| Difficulty { ease, ways: 1, cards: 3 };
+    /// assert_eq!(three(1 << 62).word(), "hard");
+    /// assert_eq!(three(1 << 63).word(), "tricky");
+    /// assert_eq!(three(1 << 64).word(), "easy");
+    /// assert_eq!(three(0).word(), "hard");
+    /// ```
+    pub fn word(self) -> &'static str {
+        let tricky = Self::hard_score(self.cards).saturating_sub(1);
+        if self.is_hard() {
+            "hard"
+        } else if self.ease <= 1u128 << 64u16.saturating_sub(tricky) {
+            "tricky"
+        } else {
+            "easy"
+        }
+    }
+
     /// Hard: a difficulty of at least [`Difficulty::hard_score`], or no
     /// prime at all.
     pub fn is_hard(self) -> bool {

@@ -88,7 +88,7 @@ async function tour(context, width, height) {
   const first = await text(page, "#answer");
   if (!first.includes("(6 × 4) ÷ 8")) await fail(`the first hand shows: ${first}`);
   // 6 + 4 − 8, (8 + 4) ÷ 6 and 4 ÷ (8 − 6) make 2; one way makes 3.
-  for (const want of ["made 3 ways", "made 1 way", "Difficulty: 0.8"]) {
+  for (const want of ["made 3 ways", "made 1 way", "This hand is easy", "Difficulty 0.8"]) {
     if (!first.includes(want)) await fail(`the first hand lacks “${want}”: ${first}`);
   }
 

@@ -175,12 +175,18 @@ function drawAnswer({ faces, hand, primes, simplest, rules, ruleSet, offline, di
     const quick = primes.find((p) => p.value_text === String(simplest));
     if (quick) parts.push(call("Quickest call", quick));
     parts.push(call("Best call", primes[primes.length - 1]));
-    if (typeof difficulty?.difficulty === "number") {
-      const line = el("p", undefined, "note");
-      line.append(
-        el("strong", "Difficulty: "),
-        document.createTextNode(`${difficulty.difficulty.toFixed(1)}${difficulty.hard ? ", a hard hand" : ""}: lower is easier. All the essentially different ways together are as easy to find as one way of that weight (+ − 1, × ÷ 2, ^ 3, …).`),
+    if (typeof difficulty?.difficulty === "number" && difficulty.difficulty_word) {
+      // The word and a bar; the number behind "why?".
+      const word = difficulty.difficulty_word;
+      const line = el("div", undefined, "difficulty");
+      const bar = el("span", undefined, `bar ${word}`);
+      bar.setAttribute("aria-hidden", "true");
+      const why = el("details");
+      why.append(
+        el("summary", "why?"),
+        el("p", `Difficulty ${difficulty.difficulty.toFixed(1)}: all the essentially different ways to its primes together are as easy to find as one way of that weight (+ − 1, × ÷ 2, ^ 3, …); lower is easier.`, "note"),
       );
+      line.append(el("strong", `This hand is ${word}`), bar, why);
       parts.push(line);
     }
     const list = el("ul", undefined, "primes");
