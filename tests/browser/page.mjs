@@ -7,6 +7,10 @@
 //   node page.mjs URL SCREENSHOT_DIR SERVER_PID
 // Exits 0 when every step shows what it should, 1 with the reason if not.
 import { chromium } from "playwright-core";
+import { audit, findings } from "./axe.mjs";
+
+/** Every screen's axe-core audit. */
+const audited = [];
 
 const [url, shots, serverPid] = process.argv.slice(2);
 const browser = await chromium.launch({
@@ -40,6 +44,7 @@ async function untilResolved(page, fn, what) {
 /** What a person checks on every screen: nothing scrolls sideways, every
  * control is big enough to tap, the console is clean. */
 async function looksRight(page, width, errors, where) {
+  await audit(page, `${where}, ${width} px`, audited);
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
   if (scroll > width) await fail(`${where}: ${width} px wide, the page scrolls sideways to ${scroll} px`);
   const small = await page.evaluate(() =>
@@ -193,6 +198,12 @@ async function tour(context, width, height) {
   if (!pdf.includes("faces=rank") || !pdf.includes("powers=1")) await fail(`the crib's PDF link: ${pdf}`);
   await looksRight(page, width, errors, "the crib");
   await page.screenshot({ path: `${shots}/crib-${width}x${height}.png` });
+  // The house rules and playing together; focus on the tab's heading.
+  for (const tab of ["rules", "together"]) {
+    await page.click(`nav a[data-tab=${tab}]`);
+    await until(page, (t) => document.activeElement?.closest(`[data-panel=${t}]`) && document.activeElement.tagName === "H2", tab);
+    await looksRight(page, width, errors, `the ${tab} tab`);
+  }
   await page.close();
 }
 
@@ -220,6 +231,7 @@ async function daily(context) {
   const done = await text(page, "#daily-done");
   if (!/^Today's ten #\d+: 0\/10, .* a streak of 1\. The next ten in \d+ h \d+ min\.$/.test(done)) await fail(`played today: ${done}`);
   if (!(await page.isDisabled("#start-daily"))) await fail("today's ten can be played twice");
+  await audit(page, "today's ten played, dark", audited);
   await page.close();
 }
 
@@ -262,10 +274,13 @@ try {
   await page.goto(url);
   await page.waitForSelector("#answer ul.primes li", { timeout: 15000 });
   await page.screenshot({ path: `${shots}/page-dark-390x844.png`, fullPage: true });
+  await audit(page, "the hand, dark", audited);
   await dark.close();
   const last = await browser.newContext({ viewport: { width: 360, height: 640 } });
   await offline(last, 360, 640);
   await last.close();
+  const bad = findings(audited);
+  if (bad) await fail(bad);
 } catch (e) {
   await fail(String(e.stack || e));
 }

@@ -9,6 +9,9 @@
 //   node room.mjs URL SCREENSHOT_DIR
 // Exits 0 when every step shows what it should, 1 with the reason if not.
 import { chromium } from "playwright-core";
+import { audit, findings } from "./axe.mjs";
+
+const audited = [];
 
 const [url, shots] = process.argv.slice(2);
 const base = url.replace(/\/$/, "");
@@ -30,7 +33,7 @@ async function tap(page, claim) {
   const names = { "*": "×", "/": "÷", "-": "−", "+": "+", "(": "(", ")": ")", "^": "^" };
   for (const token of claim.match(/\d+|[-+*/()^]/g)) {
     const key = /^\d/.test(token)
-      ? page.locator(`#keypad button.card-key:not([disabled])[aria-label$="counting ${token}"]`).first()
+      ? page.locator(`#keypad button.card-key:not([disabled])[data-counts="${token}"]`).first()
       : page.getByRole("button", { name: names[token], exact: true });
     await key.click();
   }
@@ -70,6 +73,7 @@ try {
   const qrOk = await ann.page.evaluate(() => document.getElementById("qr").naturalWidth > 0);
   if (!qrOk) await fail("the room's QR code did not load");
   await ann.page.screenshot({ path: `${shots}/room-lobby-390x844.png`, fullPage: true });
+  await audit(ann.page, "the lobby", audited);
 
   for (const [p, name] of [[bob, "Bob"], [cat, "Cat"]]) {
     await p.page.goto(`${base}/#together`);
@@ -97,6 +101,7 @@ try {
   await ann.page.waitForFunction(() => document.getElementById("result").textContent.startsWith("Not a call"), null, wait);
   if (await ann.page.isHidden("#call-form")) await fail("a claim that cannot be read barred Ann");
   await ann.page.screenshot({ path: `${shots}/room-not-a-call-390x844.png`, fullPage: true });
+  await audit(ann.page, "a turn, a claim not read", audited);
   await tap(ann.page, best.witness);
   for (const p of [ann, bob, cat]) {
     await p.page.waitForFunction(
@@ -106,9 +111,11 @@ try {
     );
   }
   await bob.page.screenshot({ path: `${shots}/room-verdict-360x640.png`, fullPage: true });
+  await audit(bob.page, "a verdict", audited);
 
   // The result counts down to the next cards; the host deals them now.
   await ann.page.waitForFunction(() => /Next cards in \d+ s/.test(document.getElementById("next-in").textContent), null, wait);
+  await audit(ann.page, "between turns", audited);
   await ann.page.getByRole("button", { name: "Deal now" }).click();
   for (const p of [ann, bob, cat]) {
     await p.page.waitForFunction((n) => document.getElementById("turn-head").textContent === `Turn ${n}`, turn.turn + 1, wait);
@@ -135,6 +142,7 @@ try {
   await table.page.goto(`${base}/room/${code}/table`);
   await table.page.waitForSelector("#cards .card", wait);
   await table.page.screenshot({ path: `${shots}/room-table-1920x1080.png` });
+  await audit(table.page, "the big screen", audited);
   const cards = await table.page.$$eval("#cards .card .face", (f) => f.map((x) => x.textContent));
   if (cards.length !== 3) await fail(`the table view shows ${cards}`);
   if (await table.page.isVisible("#call-form")) await fail("the table view offers a call");
@@ -160,12 +168,21 @@ try {
   }
   await bob.page.screenshot({ path: `${shots}/room-over-360x640.png`, fullPage: true });
   await table.page.screenshot({ path: `${shots}/room-table-over-1920x1080.png` });
+  await audit(bob.page, "the end", audited);
+  await audit(table.page, "the big screen's end", audited);
+  const dark = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+  const night = await dark.newPage();
+  await night.goto(`${base}/room/${code}/table`);
+  await night.waitForSelector("#over .why", wait);
+  await audit(night, "the end, dark", audited);
 
   for (const [who, p, width] of [["Ann", ann, 390], ["Bob", bob, 360], ["Cat", cat, 390], ["Dan", dan, 390]]) {
     const scroll = await p.page.evaluate(() => document.documentElement.scrollWidth);
     if (scroll > width) await fail(`${who}'s page scrolls sideways to ${scroll} px`);
     if (p.seen.errors.length > 0) await fail(`${who}'s console: ${p.seen.errors.join("; ")}`);
   }
+  const bad = findings(audited);
+  if (bad) await fail(bad);
 } catch (e) {
   await fail(String(e.stack || e));
 }

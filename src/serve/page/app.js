@@ -311,7 +311,7 @@ function pickerSetup() {
     for (const r of ranks.querySelectorAll("button")) {
       if (r.dataset.rank === "JK") continue;
       r.textContent = r.dataset.rank + SUIT_SIGNS[suit];
-      r.setAttribute("aria-label", `${RANK_NAMES[r.dataset.rank] || r.dataset.rank} of ${SUIT_NAMES[suit]}`);
+      r.setAttribute("aria-label", `${r.textContent}, ${RANK_NAMES[r.dataset.rank] || r.dataset.rank} of ${SUIT_NAMES[suit]}`);
       r.classList.toggle("red", suit === "H" || suit === "D");
     }
   };
@@ -382,7 +382,7 @@ function refreshCrib() {
 
 // ---- Tabs ----
 
-function showTab() {
+function showTab(event) {
   const name = (location.hash || "#hand").slice(1);
   const known = ["hand", "practice", "crib", "together", "rules"].includes(name) ? name : "hand";
   for (const panel of document.querySelectorAll("[data-panel]")) {
@@ -393,6 +393,15 @@ function showTab() {
     else link.removeAttribute("aria-current");
   }
   if (known === "crib") refreshCrib();
+  // A tab chosen (not the page loading): focus moves to its heading, so a
+  // screen reader reads where it is.
+  if (event) {
+    const heading = document.querySelector(`[data-panel="${known}"] h2:not([hidden])`);
+    if (heading && heading.offsetParent !== null) {
+      heading.tabIndex = -1;
+      heading.focus();
+    }
+  }
 }
 
 // ---- Rooms ----

@@ -51,10 +51,16 @@ export function keypad(box, field, call, faces, values, rules) {
   const cardKeys = faces.map((face, i) => {
     const key = el("button", undefined, "key card-key");
     key.type = "button";
-    key.append(el("span", face, "key-face"));
     const counts = String(values[i]);
-    if (counts !== face.replace(/[♠♥♣♦]/, "")) key.append(el("span", counts, "key-counts"));
-    key.setAttribute("aria-label", `${face === "JK" ? "Joker" : face}, counting ${counts}`);
+    // Named by its content, "Q♥, counting 12": what it shows, and the
+    // words a screen reader adds.
+    key.append(el("span", face === "JK" ? "Joker" : face, "key-face"));
+    if (counts !== face.replace(/[♠♥♣♦]/, "")) {
+      key.append(el("span", ", counting ", "visually-hidden"), el("span", counts, "key-counts"));
+    } else {
+      key.append(el("span", `, counting ${counts}`, "visually-hidden"));
+    }
+    key.dataset.counts = counts;
     if (/[♥♦]/.test(face)) key.classList.add("red");
     key.addEventListener("click", () => press({ text: counts, card: i }));
     return key;
