@@ -797,3 +797,32 @@ async fn seats_until(ws: &mut Socket, ok: impl Fn(&Value) -> bool) -> Value {
     }
     panic!("no seats message came as expected");
 }
+
+/// How long each kind of game lasts at a table: from games the server
+/// simulates, the whole game longer than a short one, a game of N turns
+/// N turns long; settings a room would refuse are refused alike.
+#[test]
+fn a_table_is_told_how_long_each_game_lasts() {
+    let server = Server::start(&[]);
+    let (status, lengths) = server.post("/api/v1/rooms/lengths", &json!({"seats": 3}));
+    assert_eq!(status, 200, "{lengths}");
+    let games = lengths["games"].as_array().unwrap();
+    let turns = |game: &str| {
+        games
+            .iter()
+            .find(|g| g["game"] == game)
+            .and_then(|g| g["turns"].as_u64())
+            .unwrap_or_else(|| panic!("{game}: {lengths}"))
+    };
+    assert!(turns("") > turns("target=36"), "{lengths}");
+    assert!(turns("target=36") > turns("target=27"), "{lengths}");
+    assert_eq!(turns("turns=30"), 30);
+    assert!(
+        games.iter().all(|g| g["minutes"].as_u64().is_some()),
+        "{lengths}"
+    );
+    let (status, again) = server.post("/api/v1/rooms/lengths", &json!({"seats": 3}));
+    assert_eq!((status, &again), (200, &lengths), "the same answer, kept");
+    let (status, refused) = server.post("/api/v1/rooms/lengths", &json!({"seats": 9}));
+    assert_eq!(status, 400, "{refused}");
+}

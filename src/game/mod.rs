@@ -21,6 +21,7 @@ pub use play::{
 };
 pub use player::{Draws, MAX_MODELS, MAX_MODELS_FILE, Model, ModelError, Models, Strategy};
 pub use sim::{
-    BOOTSTRAP_RESAMPLES, Phase, SimError, Simulation, Spread, Summary, bootstrap, simulate, wilson,
+    BOOTSTRAP_RESAMPLES, Phase, SimError, Simulation, Spread, Summary, bootstrap, median_turns,
+    simulate, wilson,
 };
 pub use turn::{Call, MAX_WINDOW_MS, Outcome, Timing, TimingError, resolve};

@@ -103,6 +103,41 @@ impl Simulation {
     }
 }
 
+/// The median number of combinations a game lasts between `players`
+/// (one model per seat; the two-player stockpile game for two) ended as
+/// `ends` says, over `games` games from `seed`: what a table can expect of
+/// the whole game or of a short one. `None` for no game.
+pub fn median_turns(
+    setup: &Setup<'_>,
+    rules: Rules,
+    endgame: Endgame,
+    ends: Ends,
+    games: u64,
+    seed: u64,
+) -> Option<u32> {
+    let seats = setup.players.len();
+    let mut turns: Vec<u32> = (0..games)
+        .into_par_iter()
+        .map(|index| {
+            let mut rng = Rng::for_game(seed, index);
+            let game: Box<dyn Game> = if seats == 2 {
+                Box::new(Duel::deal(&mut rng))
+            } else {
+                Box::new(Multi::deal(seats, &mut rng).with_endgame(endgame))
+            };
+            let setup = Setup::new(setup.book, setup.players.clone(), rules.faces, setup.timing);
+            Live::new(setup, game, rng, rules, u32::MAX)
+                .with_people(&[])
+                .without_witnesses()
+                .with_ends(ends)
+                .play_out()
+                .turns
+        })
+        .collect();
+    turns.sort_unstable();
+    crate::stats::median(&turns)
+}
+
 /// Plays every game; `tick` is called after each (from any thread).
 ///
 /// ```

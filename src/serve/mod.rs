@@ -208,6 +208,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/v1/practice", post(practice::round))
         .route("/api/v1/practice/summary", post(practice::summary))
         .route("/api/v1/rooms", post(rooms::create))
+        .route("/api/v1/rooms/lengths", post(rooms::lengths))
         .route("/api/v1/rooms/{code}/join", post(rooms::join))
         .route("/api/v1/rooms/{code}/ws", get(rooms::socket))
         .route("/api/v1/rooms/{code}/qr.svg", get(rooms::qr))

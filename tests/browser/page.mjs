@@ -204,6 +204,8 @@ async function tour(context, width, height) {
     await until(page, (t) => document.activeElement?.closest(`[data-panel=${t}]`) && document.activeElement.tagName === "H2", tab);
     await looksRight(page, width, errors, `the ${tab} tab`);
   }
+  // Beside each kind of game, about how long it lasts, from the server.
+  await until(page, () => /about \d+ min/.test(document.querySelector("#create-length option[value='target=27']").textContent));
   await page.close();
 }
 

@@ -393,6 +393,7 @@ function showTab(event) {
     else link.removeAttribute("aria-current");
   }
   if (known === "crib") refreshCrib();
+  if (known === "together") updateLengths();
   // A tab chosen (not the page loading): focus moves to its heading, so a
   // screen reader reads where it is.
   if (event) {
@@ -405,6 +406,25 @@ function showTab(event) {
 }
 
 // ---- Rooms ----
+
+/** Beside each kind of game, about how long it lasts at this table (the
+ * server simulates it); the form's words alone while it works. */
+async function updateLengths() {
+  const f = $("create-form").elements;
+  const body = { ...Object.fromEntries(ruleParams()), seats: f.seats.value };
+  const options = [...$("create-length").options];
+  for (const o of options) o.textContent = o.dataset.words || (o.dataset.words = o.textContent);
+  try {
+    const lengths = await post("/api/v1/rooms/lengths", body);
+    for (const o of options) {
+      const known = lengths.games.find((g) => g.game === o.value);
+      if (known?.minutes) o.textContent = `${o.dataset.words} · about ${known.minutes} min`;
+    }
+    $("create-length-note").textContent = `Lengths from games simulated between casual players, at about ${Math.round(lengths.seconds_per_turn)} s a turn.`;
+  } catch (err) {
+    $("create-length-note").textContent = "";
+  }
+}
 
 async function createRoom(event) {
   event.preventDefault();
@@ -432,6 +452,7 @@ function enterRoom(event) {
 restore();
 pickerSetup();
 $("create-form").addEventListener("submit", createRoom);
+$("create-seats").addEventListener("change", updateLengths);
 $("enter-form").addEventListener("submit", enterRoom);
 handForm.addEventListener("submit", showPrimes);
 claimForm.addEventListener("submit", rule);

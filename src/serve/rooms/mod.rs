@@ -63,6 +63,9 @@ pub(crate) struct Rooms {
     /// Tables whose book could not be worked out, and why: asked again,
     /// they are refused at once, not worked out again.
     failed_books: Mutex<HashMap<(Rules, usize), String>>,
+    /// How long each kind of game lasts at a table, worked out once:
+    /// the answers of `/api/v1/rooms/lengths`.
+    lengths: Mutex<HashMap<(Rules, usize, Endgame), String>>,
     record: Option<PathBuf>,
     writing: tokio::sync::Mutex<()>,
     /// `HOST:PORT` phones on the network reach this server at (`--lan`):
@@ -80,6 +83,7 @@ impl Rooms {
             books: Mutex::new(HashMap::new()),
             building: Arc::new(tokio::sync::Semaphore::new(1)),
             failed_books: Mutex::new(HashMap::new()),
+            lengths: Mutex::new(HashMap::new()),
             record,
             writing: tokio::sync::Mutex::new(()),
             lan: std::sync::OnceLock::new(),
@@ -449,6 +453,127 @@ fn settings(params: &BTreeMap<String, String>) -> Result<Settings, Refusal> {
 /// Seconds between a result and the next cards, unless everyone present
 /// has pressed next sooner.
 const DEFAULT_PAUSE: u64 = 8;
+
+/// The kinds of game the page offers a room: the whole game, first to 27
+/// or 36 cards, 30 or 60 turns (`""`, `target=N`, `turns=N`).
+const LENGTHS: [(&str, Option<usize>, u32); 5] = [
+    ("", None, 3000),
+    ("target=27", Some(27), 3000),
+    ("target=36", Some(36), 3000),
+    ("turns=30", None, 30),
+    ("turns=60", None, 60),
+];
+
+/// Games simulated for each kind.
+const LENGTH_GAMES: u64 = 100;
+
+/// How long a turn takes at a table of people, in seconds: a `casual`
+/// player's median first call (7.1 s, docs/guide.md), the window for a
+/// higher prime (1.5 s) and the default pause before the next cards (8 s).
+const SECONDS_PER_TURN: f64 = 16.6;
+
+/// `POST /api/v1/rooms/lengths` with a room's settings (as a room is
+/// made): how many turns each kind of game the page offers lasts at that
+/// table, the median of games simulated between `casual` players, and
+/// about how many minutes that is.
+pub(super) async fn lengths(State(shared): State<Arc<Shared>>, body: Bytes) -> Response {
+    let settings = match flat(&body).and_then(|p| settings(&p)) {
+        Ok(s) => s,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let rooms = Arc::clone(&shared.rooms);
+    let key = (settings.rules, settings.seats, settings.endgame);
+    let known = rooms
+        .lengths
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+        .cloned();
+    if let Some(answer) = known {
+        return json_response(StatusCode::OK, answer);
+    }
+    let book = match rooms.book(settings.rules, settings.seats).await {
+        Ok(book) => book,
+        Err(why) => return refuse(StatusCode::SERVICE_UNAVAILABLE, why),
+    };
+    let worked = tokio::task::spawn_blocking(move || {
+        let timing = prime_solve::game::Timing::default();
+        let players = vec![Model::CASUAL; settings.seats];
+        let setup = prime_solve::game::Setup::new(&book, players, settings.rules.faces, timing);
+        let games = LENGTHS
+            .iter()
+            .map(|&(game, target, max_turns)| {
+                let ends = prime_solve::game::Ends {
+                    max_turns,
+                    target,
+                    ..Default::default()
+                };
+                let turns = prime_solve::game::median_turns(
+                    &setup,
+                    settings.rules,
+                    settings.endgame,
+                    ends,
+                    LENGTH_GAMES,
+                    1,
+                );
+                GameLength {
+                    game,
+                    turns,
+                    #[allow(
+                        clippy::cast_possible_truncation,
+                        clippy::cast_sign_loss,
+                        reason = "minutes of a game, far within u32"
+                    )]
+                    minutes: turns.map(|t| (f64::from(t) * SECONDS_PER_TURN / 60.0).round() as u32),
+                }
+            })
+            .collect();
+        Lengths {
+            schema: prime_solve::report::json::SCHEMA,
+            seconds_per_turn: SECONDS_PER_TURN,
+            games,
+        }
+        .text()
+    })
+    .await;
+    match worked {
+        Ok(answer) => {
+            let mut known = rooms.lengths.lock().unwrap_or_else(PoisonError::into_inner);
+            if known.len() >= BOOKS {
+                known.clear();
+            }
+            known.insert(key, answer.clone());
+            json_response(StatusCode::OK, answer)
+        }
+        Err(_) => refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the lengths could not be worked out",
+        ),
+    }
+}
+
+/// How long each kind of game lasts at a table.
+#[derive(serde::Serialize)]
+struct Lengths {
+    schema: u32,
+    seconds_per_turn: f64,
+    games: Vec<GameLength>,
+}
+
+/// One kind of game: as the room takes it (`target=27`), its median
+/// turns and about how many minutes.
+#[derive(serde::Serialize)]
+struct GameLength {
+    game: &'static str,
+    turns: Option<u32>,
+    minutes: Option<u32>,
+}
+
+impl Lengths {
+    fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default() + "\n"
+    }
+}
 
 /// `POST /api/v1/rooms`: a room with the host in seat 0.
 pub(super) async fn create(
