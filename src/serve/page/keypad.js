@@ -87,6 +87,7 @@ export function keypad(box, field, call, faces, values, rules) {
   back.addEventListener("click", () => {
     if (typed) {
       field.value = field.value.slice(0, -1);
+      typed = field.value !== "";
     } else {
       pressed.pop();
     }

@@ -29,6 +29,10 @@ let counting = null;
 let retry = 0;
 let barred = false;
 let pad = null;
+let lastOver = null;
+// Connections closed before the room said anything: past a few, the room
+// is gone (or this seat's token is no longer its), and the page stops.
+let unanswered = 0;
 
 function name(seat) {
   return seats[seat]?.name || `seat ${seat + 1}`;
@@ -65,6 +69,10 @@ function seatControl(label, message) {
 
 function drawSeats(list) {
   if (list) seats = list;
+  // The host role can move (passed on, or the host away): the seats say.
+  const wasHost = host;
+  host = me !== null && Boolean(seats[me]?.host);
+  if (host !== wasHost && phase === "over" && lastOver) gameOver(lastOver);
   $("seats").replaceChildren(
     ...seats.map((s) => {
       const li = el("li");
@@ -195,6 +203,7 @@ function result(m) {
 }
 
 function gameOver(m) {
+  lastOver = m;
   clearInterval(ticking);
   stopCountdown();
   phase = "over";
@@ -301,12 +310,29 @@ function receive(event) {
     case "won": case "buried": result(m); break;
     case "ready": $("ready").textContent = `Ready: ${m.ready.map(name).join(", ")}`; break;
     case "game_over": gameOver(m); break;
-    case "error": status(m.error); break;
+    case "error":
+      // A refusal of a call for a turn that is over says nothing of this one.
+      if (m.turn === undefined || !turn || m.turn === turn.turn) status(m.error);
+      if (/removed you/.test(m.error)) leave("The host has removed you from this seat: take a seat again to play.");
+      break;
     default: break;
   }
 }
 
+/** This device's seat is no more: the token goes, and the join form
+ * comes back. */
+function leave(why) {
+  localStorage.removeItem(TOKEN_KEY);
+  stopped = true;
+  if (ws) ws.close();
+  status(why);
+  $("join-form").hidden = false;
+}
+
+let stopped = false;
+
 function connect() {
+  if (stopped) return;
   const token = localStorage.getItem(TOKEN_KEY);
   if (!token && !watching) {
     $("join-form").hidden = false;
@@ -317,12 +343,23 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = watching || !token ? "watch=1" : `token=${encodeURIComponent(token)}`;
   ws = new WebSocket(`${scheme}://${location.host}/api/v1/rooms/${code}/ws?${query}`);
-  ws.addEventListener("open", () => {
-    retry = 0;
+  let answered = false;
+  ws.addEventListener("message", (event) => {
+    if (!answered) {
+      answered = true;
+      unanswered = 0;
+      retry = 0;
+    }
+    receive(event);
   });
-  ws.addEventListener("message", receive);
   ws.addEventListener("close", () => {
     ws = null;
+    if (stopped) return;
+    if (!answered) unanswered += 1;
+    if (unanswered >= 4) {
+      status("The room cannot be reached: it may have closed, or this seat is no longer yours.");
+      return;
+    }
     retry = Math.min(retry + 1, 5);
     status("Connection lost: reconnecting…");
     setTimeout(connect, retry * 1000);
@@ -352,6 +389,8 @@ async function join(event) {
     localStorage.setItem(TOKEN_KEY, body.token);
     $("join-form").hidden = true;
     watching = false;
+    stopped = false;
+    unanswered = 0;
     if (ws) ws.close();
     else connect();
   } catch (err) {
@@ -364,7 +403,11 @@ $("start").addEventListener("click", () => send({ type: "start" }));
 $("call-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const claim = $("call").value.trim();
-  if (claim && !barred && turn) send({ type: "call", turn: turn.turn, claim });
+  if (claim && !barred && turn) {
+    send({ type: "call", turn: turn.turn, claim });
+    // Once until the referee answers.
+    $("call-button").disabled = true;
+  }
 });
 $("pass").addEventListener("click", () => {
   if (turn) send({ type: "pass", turn: turn.turn });

@@ -44,6 +44,9 @@ pub(crate) const QUEUE: usize = 256;
 const MAX_CONNECTIONS: usize = 48;
 /// The most table views among them: views cannot take the seats' places.
 const MAX_VIEWS: usize = 8;
+/// How long a table view let in has to connect before its place is
+/// given to another.
+const VIEW_CONNECTING: Duration = Duration::from_secs(10);
 
 /// What the host chose.
 #[derive(Clone, Debug)]
@@ -185,6 +188,10 @@ pub(crate) struct Room {
     won: Option<Vec<u32>>,
     /// The host asked for the next cards now.
     deal_now: bool,
+    /// When the cards on the table were shown.
+    turn_start: Option<Instant>,
+    /// When each table view let in but not yet connected was let in.
+    views_coming: Vec<Instant>,
 }
 
 impl Room {
@@ -241,6 +248,8 @@ impl Room {
             host: 0,
             won: None,
             deal_now: false,
+            turn_start: None,
+            views_coming: Vec::new(),
         }
     }
 
@@ -377,6 +386,8 @@ impl Room {
         s.name = name;
         s.token = Some(token);
         s.taken = true;
+        s.gone = Some(Instant::now());
+        s.connects = (CONNECTS_PER_MINUTE, Instant::now());
         let seats = self.seats_message(None);
         self.broadcast(&seats);
         Ok((seat, token))
@@ -390,6 +401,9 @@ impl Room {
         out: mpsc::Sender<Arc<str>>,
         held: Option<&[usize]>,
     ) -> Option<(u64, Option<usize>)> {
+        if token.is_none() && !self.views_coming.is_empty() {
+            self.views_coming.remove(0);
+        }
         let views = self.conns.iter().filter(|c| c.seat.is_none()).count();
         if self.conns.len() >= MAX_CONNECTIONS || (token.is_none() && views >= MAX_VIEWS) {
             return None;
@@ -481,9 +495,18 @@ impl Room {
             }
             Command::Knows { token, reply } => {
                 let now = Instant::now();
-                let views = self.conns.iter().filter(|c| c.seat.is_none()).count();
+                // Views let in and still connecting count as views: one
+                // too many is refused before its upgrade, not after.
+                self.views_coming
+                    .retain(|&t| now.duration_since(t) < VIEW_CONNECTING);
+                let views = self.conns.iter().filter(|c| c.seat.is_none()).count()
+                    + self.views_coming.len();
                 let seat_known = match token {
-                    None => views < MAX_VIEWS,
+                    None if views < MAX_VIEWS => {
+                        self.views_coming.push(now);
+                        true
+                    }
+                    None => false,
                     Some(t) => self
                         .seats
                         .iter_mut()
@@ -620,6 +643,7 @@ async fn play_game(room: &mut Room, rx: &mut mpsc::Receiver<Command>, book: &Cal
     room.won = Some(vec![0; room.seats.len()]);
     for s in &mut room.seats {
         s.away = false;
+        s.handed = false;
     }
     let start = ServerMessage::Start {
         game: room.games,
@@ -685,6 +709,17 @@ fn hand_over_the_away(room: &mut Room, live: &mut Live) {
 }
 
 impl Room {
+    /// `seat` passes on the cards on the table now, if it may still call:
+    /// a seat handed to a bot or left by its player holds up no turn.
+    fn pass_now(&mut self, live: &mut Live, seat: usize) {
+        let Some(start) = self.turn_start.filter(|_| live.stage() == Stage::Calling) else {
+            return;
+        };
+        if let Ok(events) = live.pass(seat, live.turn(), ms_since(start)) {
+            self.tell_events(live, &events, None);
+        }
+    }
+
     /// The next person present after `seat`, round the table.
     fn next_present(&self, seat: usize) -> Option<usize> {
         let n = self.seats.len();
@@ -703,10 +738,16 @@ impl Room {
                 .is_some_and(|s| s.model.is_none() && s.taken)
         };
         match *message {
+            ClientMessage::DealNow
+                if live.as_ref().is_some_and(|l| l.stage() == Stage::Calling) =>
+            {
+                self.error(conn, "the cards are still being called");
+            }
             ClientMessage::DealNow => self.deal_now = true,
-            ClientMessage::HandOver { seat } if person(self, seat) => {
+            ClientMessage::HandOver { seat } if seat != self.host && person(self, seat) => {
                 self.seats[seat].handed = true;
                 if let Some(live) = live {
+                    self.pass_now(live, seat);
                     hand_over_the_away(self, live);
                 }
             }
@@ -726,7 +767,10 @@ impl Room {
                     self.disconnect(id);
                 }
                 match live {
-                    Some(live) => hand_over_the_away(self, live),
+                    Some(live) => {
+                        self.pass_now(live, seat);
+                        hand_over_the_away(self, live);
+                    }
                     None => {
                         self.seats[seat].name.clear();
                         let seats = self.seats_message(None);
@@ -734,7 +778,9 @@ impl Room {
                     }
                 }
             }
-            ClientMessage::MakeHost { seat } if person(self, seat) => {
+            ClientMessage::MakeHost { seat }
+                if person(self, seat) && self.seats[seat].connected > 0 =>
+            {
                 self.host = seat;
                 let seats = self.seats_message(live.map(|l| l.held()).as_deref());
                 self.broadcast(&seats);
@@ -771,12 +817,24 @@ async fn calling(room: &mut Room, rx: &mut mpsc::Receiver<Command>, live: &mut L
             room.tell_events(live, &events, None);
         }
     }
+    room.turn_start = Some(start);
     while live.stage() == Stage::Calling {
+        // What has come in is taken before the clock decides the cards: a
+        // call stamped before the close counts.
+        while let Ok(command) = rx.try_recv() {
+            let held = live.held();
+            if let Some((conn, at, message)) = room.handle(command, Some(&held)) {
+                let ms = u32::try_from(at.saturating_duration_since(start).as_millis())
+                    .unwrap_or(u32::MAX);
+                room.take(live, conn, ms, message);
+            }
+        }
         let events = live.tick(ms_since(start));
         room.tell_events(live, &events, None);
         let Some(wake) = live.wakes_at() else { break };
         let wake = start + Duration::from_millis(u64::from(wake));
         tokio::select! {
+            biased;
             command = rx.recv() => {
                 let Some(command) = command else { return false };
                 let held = live.held();
@@ -804,7 +862,10 @@ async fn between(room: &mut Room, rx: &mut mpsc::Receiver<Command>, live: &mut L
         // holds up no one.
         let present = room.present();
         let held = live.held();
-        let gate = present.iter().filter(|&&s| held[s] > 0);
+        // Seats a bot plays (handed over, or away) hold up no one either.
+        let gate = present
+            .iter()
+            .filter(|&&s| held[s] > 0 && !room.seats[s].away);
         if !present.is_empty() && gate.clone().all(|s| live.ready_seats().contains(s)) {
             return true;
         }
@@ -840,6 +901,13 @@ impl Room {
             self.error(conn, "a table view cannot call");
             return;
         };
+        if matches!(
+            message,
+            ClientMessage::Call { .. } | ClientMessage::Pass { .. } | ClientMessage::Next
+        ) {
+            // Playing again: the seat is its player's from the next cards.
+            self.seats[seat].handed = false;
+        }
         let taken = match message {
             ClientMessage::Call { turn, claim } => live.call(seat, turn, ms, &claim),
             ClientMessage::Pass { turn } => live.pass(seat, turn, ms),
@@ -992,6 +1060,9 @@ impl Room {
         let name = |seat: usize| self.seats[seat].name.clone();
         let most = "and the most cards win";
         let why = match over.ending {
+            _ if over.played_out => {
+                "nobody at the table had a card left, and the bots played the game out".into()
+            }
             Ending::Rules(End::AllCards) => match over.winner {
                 Some(w) => format!("{} holds every card", name(w)),
                 None => "the game is over".into(),
