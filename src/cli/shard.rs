@@ -7,6 +7,8 @@
 //! the part, its hands' checksum and `part.json`'s), written after
 //! `part.json` by the same atomic run ([`write_files`]): a folder without
 //! a manifest, or whose `part.json` does not match it, is no finished part.
+//! `merge` takes no part on trust: the referee checks every witness a part
+//! carries before it is merged.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use prime_solve::analysis::{Analysis, NotDone};
 use prime_solve::report::File;
-use prime_solve::shard::{Shard, combine, digest, for_summaries, split};
+use prime_solve::shard::{Shard, check_witnesses, combine, digest, for_summaries, split};
 use prime_solve::text::{echo, plural};
 use prime_solve::{Brackets, Hand, Rules, Style, fnv1a64};
 
@@ -282,6 +284,16 @@ fn read_part(dir: &Path, payload: bool) -> Result<(Manifest, Option<Vec<u8>>)> {
         .with_context(|| {
             format!("{name}/{MANIFEST} is not the manifest of a part of this version ({FORMAT})")
         })?;
+    let part = manifest.part;
+    if part.count != manifest.sweep.parts || part.index == 0 || part.index > part.count {
+        bail!(
+            "{name}/{MANIFEST} disagrees with itself: it names part {} of {} parts, of a sweep \
+             of {} parts",
+            part.index,
+            part.count,
+            manifest.sweep.parts
+        );
+    }
     if !payload {
         return Ok((manifest, None));
     }
@@ -337,7 +349,7 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
     if !missing.is_empty() {
         let shown: Vec<&str> = missing.iter().take(20).map(String::as_str).collect();
         bail!(
-            "{} of {} {} missing: {}{}",
+            "{} of {} {} missing: {}{} ({} given)",
             missing.len(),
             plural(spec.parts, "part", "parts"),
             if missing.len() == 1 { "is" } else { "are" },
@@ -346,7 +358,8 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
                 ", …"
             } else {
                 ""
-            }
+            },
+            by_index.len()
         );
     }
     check_folder(&args.out).context("cannot write reports")?;
@@ -354,6 +367,7 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
         prime_solve::analysis::screen(r, spec.cards).filter(|_| !spec.count_every_prime)
     };
     let plan = split(&spec.rule_sets, spec.cards, &screen, spec.parts);
+    let pool = thread_pool(args.work.threads)?;
     let mut outcomes: Vec<Vec<Result<Analysis, NotDone>>> = Vec::new();
     for (&index, dir) in &by_index {
         let (m, bytes) = read_part(dir, true)?;
@@ -365,8 +379,19 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
                 m.part
             );
         }
-        let part = serde_json::from_slice(&bytes.unwrap_or_default())
-            .with_context(|| format!("{}/{PAYLOAD} cannot be read", name(dir)))?;
+        let part: Vec<Result<Analysis, NotDone>> =
+            serde_json::from_slice(&bytes.unwrap_or_default())
+                .with_context(|| format!("{}/{PAYLOAD} cannot be read", name(dir)))?;
+        // The checksums tell a damaged part; the referee, a part whose
+        // results are not what a shard solves.
+        let checked = pool.install(|| {
+            part.iter()
+                .flatten()
+                .try_for_each(|a| check_witnesses(a, spec.style()))
+        });
+        if let Err(bad) = checked {
+            bail!("{}/{PAYLOAD}: {bad}; run shard {} again", name(dir), m.part);
+        }
         outcomes.push(part);
     }
     let (analyses, not_done) = combine(&spec.rule_sets, spec.cards, outcomes)
@@ -379,7 +404,6 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
             .chain(not_done.into_iter().map(Err))
             .collect(),
     )?;
-    let pool = thread_pool(args.work.threads)?;
     write_reports(
         &args.out,
         &analyses,
