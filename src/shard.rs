@@ -238,9 +238,8 @@ pub struct BadWitness {
 
 /// Every witness `a` carries (each hand's highest prime's and its
 /// simplest's), written in `style` as a report writes it, checked by the
-/// referee ([`check`]) against its hand and `a`'s rules as a claim of its
-/// prime (`witness = prime`): each must use the hand's cards, be allowed,
-/// and make that prime. Nothing is solved again: a check is a parse and an
+/// referee ([`check`]) against its hand and `a`'s rules: each must use
+/// the hand's cards, be allowed, and make its prime. Nothing is solved again: a check is a parse and an
 /// evaluation. The first refused, in hand order.
 ///
 /// ```
@@ -263,15 +262,21 @@ pub struct BadWitness {
 pub fn check_witnesses(a: &Analysis, style: Style) -> Result<(), BadWitness> {
     let refused = |hand: Hand, call: &Witnessed| {
         let witness = call.say(style);
-        check(hand, &format!("{witness} = {}", call.prime), &a.rules)
-            .err()
-            .map(|fault| BadWitness {
-                folder: a.folder(),
-                hand,
-                prime: call.prime,
-                witness,
-                fault,
-            })
+        let fault = match check(hand, &witness, &a.rules) {
+            Ok(made) if made == call.prime => return None,
+            Ok(made) => Fault::WrongResult {
+                said: call.prime.to_string(),
+                made,
+            },
+            Err(fault) => fault,
+        };
+        Some(BadWitness {
+            folder: a.folder(),
+            hand,
+            prime: call.prime,
+            witness,
+            fault,
+        })
     };
     a.hands
         .par_iter()
