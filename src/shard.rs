@@ -259,7 +259,7 @@ pub struct BadWitness {
 /// # Errors
 /// A [`BadWitness`] naming the hand, the prime, the witness and the
 /// referee's fault.
-pub fn check_witnesses(a: &Analysis, style: Style) -> Result<(), BadWitness> {
+pub fn check_witnesses(a: &Analysis, style: Style) -> Result<(), Box<BadWitness>> {
     let refused = |hand: Hand, call: &Witnessed| {
         let witness = call.say(style);
         let fault = match check(hand, &witness, &a.rules) {
@@ -270,13 +270,13 @@ pub fn check_witnesses(a: &Analysis, style: Style) -> Result<(), BadWitness> {
             },
             Err(fault) => fault,
         };
-        Some(BadWitness {
+        Some(Box::new(BadWitness {
             folder: a.folder(),
             hand,
             prime: call.prime,
             witness,
             fault,
-        })
+        }))
     };
     a.hands
         .par_iter()
