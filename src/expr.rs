@@ -287,7 +287,7 @@ impl Expr {
     /// assert_eq!(e.render(full), "10 + (8 ÷ 8)");
     /// ```
     pub fn render(&self, style: Style) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(32);
         self.write(&mut out, style);
         out
     }

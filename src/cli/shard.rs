@@ -312,6 +312,66 @@ fn read_part(dir: &Path, payload: bool) -> Result<(Manifest, Option<Vec<u8>>)> {
     Ok((manifest, Some(bytes)))
 }
 
+/// One part's results, each rule set's analysis or why it was not done.
+type Part = Vec<Result<Analysis, NotDone>>;
+
+/// Every part's results, in part order, each checked against its manifest
+/// and the split `plan`, and every witness re-checked by the referee
+/// ([`check_witnesses`]) in `style`. The referee checks one part on the
+/// pool while the next is read and parsed; the error is the first part's
+/// in part order.
+fn read_parts(
+    by_index: &BTreeMap<u32, &Path>,
+    plan: &[Vec<Hand>],
+    style: Style,
+    pool: &super::Pool,
+) -> Result<Vec<Part>> {
+    let name = |d: &Path| echo(&d.display().to_string()).into_owned();
+    std::thread::scope(|scope| {
+        let (send, parsed) = std::sync::mpsc::channel::<(String, Shard, Part)>();
+        let referee = scope.spawn(move || -> Result<Vec<Part>> {
+            let mut checked = Vec::new();
+            for (dir, shard, part) in parsed {
+                // The checksums tell a damaged part; the referee, a part
+                // whose results are not what a shard solves.
+                let verdict = pool.install(|| {
+                    part.iter()
+                        .flatten()
+                        .try_for_each(|a| check_witnesses(a, style))
+                });
+                if let Err(bad) = verdict {
+                    bail!("{dir}/{PAYLOAD}: {bad}; run shard {shard} again");
+                }
+                checked.push(part);
+            }
+            Ok(checked)
+        });
+        let read = (|| -> Result<()> {
+            for (&index, dir) in by_index {
+                let (m, bytes) = read_part(dir, true)?;
+                let hands = &plan[index as usize - 1];
+                if m.hands != hands.len() || m.hands_fnv1a64 != hex(digest(hands)) {
+                    bail!(
+                        "{}: its hands are not those of part {} of this sweep",
+                        name(dir),
+                        m.part
+                    );
+                }
+                let part: Part = serde_json::from_slice(&bytes.unwrap_or_default())
+                    .with_context(|| format!("{}/{PAYLOAD} cannot be read", name(dir)))?;
+                if send.send((name(dir), m.part, part)).is_err() {
+                    // The referee has stopped: it refused an earlier part.
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        drop(send);
+        let checked = referee.join().expect("the referee's thread")?;
+        read.map(|()| checked)
+    })
+}
+
 /// `prime-solve merge --out DIR PART...`.
 pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
     // Every manifest first: a missing or doubled part is named before any
@@ -368,32 +428,7 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
     };
     let plan = split(&spec.rule_sets, spec.cards, &screen, spec.parts);
     let pool = thread_pool(args.work.threads)?;
-    let mut outcomes: Vec<Vec<Result<Analysis, NotDone>>> = Vec::new();
-    for (&index, dir) in &by_index {
-        let (m, bytes) = read_part(dir, true)?;
-        let hands = &plan[index as usize - 1];
-        if m.hands != hands.len() || m.hands_fnv1a64 != hex(digest(hands)) {
-            bail!(
-                "{}: its hands are not those of part {} of this sweep",
-                name(dir),
-                m.part
-            );
-        }
-        let part: Vec<Result<Analysis, NotDone>> =
-            serde_json::from_slice(&bytes.unwrap_or_default())
-                .with_context(|| format!("{}/{PAYLOAD} cannot be read", name(dir)))?;
-        // The checksums tell a damaged part; the referee, a part whose
-        // results are not what a shard solves.
-        let checked = pool.install(|| {
-            part.iter()
-                .flatten()
-                .try_for_each(|a| check_witnesses(a, spec.style()))
-        });
-        if let Err(bad) = checked {
-            bail!("{}/{PAYLOAD}: {bad}; run shard {} again", name(dir), m.part);
-        }
-        outcomes.push(part);
-    }
+    let outcomes = read_parts(&by_index, &plan, spec.style(), &pool)?;
     let (analyses, not_done) = combine(&spec.rule_sets, spec.cards, outcomes)
         .context("the parts do not make up the sweep")?;
     // As one run: an error when no rule set was done.
