@@ -315,11 +315,17 @@ fn assign(numbers: &[(u64, &str)], left: &mut [usize; CARD_SLOTS], juxtapose: bo
         // A card named by letter (`K`, `QH`): that card alone.
         return one(u8::try_from(*value).ok());
     }
+    let single = text
+        .parse::<u8>()
+        .ok()
+        .filter(|v| (1..=MAX_CARD_VALUE).contains(v) && !text.starts_with('0'));
+    // With juxtaposition the literal as one card is tried first: it is
+    // among the readings below, and most often the one that fits.
+    if one(single) {
+        return true;
+    }
     if !juxtapose {
-        return one(text
-            .parse::<u8>()
-            .ok()
-            .filter(|v| (1..=MAX_CARD_VALUE).contains(v) && !text.starts_with('0')));
+        return false;
     }
     for cards in split_cards(text, left.iter().sum()) {
         if cards.iter().all(|&c| left[usize::from(c)] > 0) {
