@@ -27,7 +27,7 @@ fn main() -> ExitCode {
 #[cfg(feature = "serve")]
 fn server_config(args: &cli::args::ServeArgs) -> serve::Config {
     serve::Config {
-        addr: args.addr,
+        addr: args.listen(),
         lan: args.lan,
         request_memory: args.request_memory,
         time_limit: std::time::Duration::from_secs(args.time_limit),

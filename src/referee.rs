@@ -296,21 +296,38 @@ fn assign(numbers: &[(u64, &str)], left: &mut [usize; CARD_SLOTS], juxtapose: bo
     let Some(((value, text), rest)) = numbers.split_first() else {
         return left.iter().all(|&n| n == 0);
     };
-    let readings = if !text.starts_with(|c: char| c.is_ascii_digit()) {
-        // A card named by letter (`K`, `QH`): that card alone.
-        u8::try_from(*value)
-            .map(|v| vec![vec![v]])
-            .unwrap_or_default()
-    } else if juxtapose {
-        split_cards(text, left.iter().sum())
-    } else {
-        text.parse::<u8>()
-            .ok()
-            .filter(|v| (1..=MAX_CARD_VALUE).contains(v) && !text.starts_with('0'))
-            .map(|v| vec![vec![v]])
-            .unwrap_or_default()
+    // One card, the reading of every literal without juxtaposition: taken
+    // without building a list of readings (the referee checks every
+    // witness of a merged sweep).
+    let mut one = |card: Option<u8>| {
+        let Some(slot) = card.map(usize::from).filter(|&c| c < CARD_SLOTS) else {
+            return false;
+        };
+        if left[slot] == 0 {
+            return false;
+        }
+        left[slot] -= 1;
+        let done = assign(rest, left, juxtapose);
+        left[slot] += 1;
+        done
     };
-    for cards in readings {
+    if !text.starts_with(|c: char| c.is_ascii_digit()) {
+        // A card named by letter (`K`, `QH`): that card alone.
+        return one(u8::try_from(*value).ok());
+    }
+    let single = text
+        .parse::<u8>()
+        .ok()
+        .filter(|v| (1..=MAX_CARD_VALUE).contains(v) && !text.starts_with('0'));
+    // With juxtaposition the literal as one card is tried first: it is
+    // among the readings below, and most often the one that fits.
+    if one(single) {
+        return true;
+    }
+    if !juxtapose {
+        return false;
+    }
+    for cards in split_cards(text, left.iter().sum()) {
         if cards.iter().all(|&c| left[usize::from(c)] > 0) {
             // Cards within one literal may repeat (55): take them one by one.
             let mut taken = Vec::new();

@@ -4,18 +4,23 @@
 //!
 //! A part is solved by the sweep itself ([`crate::analysis::Sweep::keep`]),
 //! so each hand's result is the one a sweep of every hand gives; putting
-//! the parts together only concatenates and orders them.
+//! the parts together only concatenates and orders them, after the referee
+//! has checked every witness a part carries ([`check_witnesses`]).
 
 use std::fmt;
 use std::str::FromStr;
 
+use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::analysis::{Analysis, NotDone, searches};
+use crate::analysis::{Analysis, NotDone, Witnessed, searches};
+use crate::arith::Value;
 use crate::deck::deal;
 use crate::hand::Hand;
 use crate::hash::fnv1a64;
+use crate::referee::{Fault, check};
 use crate::rules::Rules;
+use crate::style::Style;
 
 /// The most parts a sweep splits into.
 pub const MAX_SHARDS: u32 = 100_000;
@@ -212,6 +217,79 @@ pub fn for_summaries(a: &mut Analysis) {
             h.primes.shrink_to_fit();
         }
     }
+}
+
+/// A witness the referee refuses for its hand and rules: a part that
+/// does not hold what its shard solved.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error(
+    "the witness of {prime} for the hand {hand} ({folder}), {witness}, is refused by the \
+     referee: {fault}"
+)]
+pub struct BadWitness {
+    /// The rule set's folder name ([`Analysis::folder`]).
+    pub folder: String,
+    pub hand: Hand,
+    pub prime: Value,
+    /// The witness as written in the style checked.
+    pub witness: String,
+    pub fault: Fault,
+}
+
+/// Every witness `a` carries (each hand's highest prime's and its
+/// simplest's), written in `style` as a report writes it, checked by the
+/// referee ([`check`]) against its hand and `a`'s rules: each must use
+/// the hand's cards, be allowed, and make its prime. Nothing is solved again: a check is a parse and an
+/// evaluation. The first refused, in hand order.
+///
+/// ```
+/// use prime_solve::analysis::analyze_all;
+/// use prime_solve::shard::check_witnesses;
+/// use prime_solve::{BinOp, Budget, Expr, Rules, Style};
+/// let mut a = analyze_all(&[Rules::default()], 3, &Budget::unlimited(), &|_| {})?.remove(0);
+/// assert_eq!(check_witnesses(&a, Style::default()), Ok(()));
+/// // 1 1 1 makes 3 as 1 + 1 + 1; say 1 + 1 + 9 instead.
+/// let call = a.hands[0].highest.as_mut().unwrap();
+/// call.witness = Expr::Binary(BinOp::Add, Box::new(call.witness.clone()), Box::new(Expr::Card(9)));
+/// let bad = check_witnesses(&a, Style::default()).unwrap_err();
+/// assert_eq!((bad.hand.to_string(), bad.prime), ("1 1 1".to_string(), 3));
+/// # Ok::<(), prime_solve::SolveError>(())
+/// ```
+///
+/// # Errors
+/// A [`BadWitness`] naming the hand, the prime, the witness and the
+/// referee's fault.
+pub fn check_witnesses(a: &Analysis, style: Style) -> Result<(), Box<BadWitness>> {
+    let refused = |hand: Hand, call: &Witnessed| {
+        let witness = call.say(style);
+        let fault = match check(hand, &witness, &a.rules) {
+            Ok(made) if made == call.prime => return None,
+            Ok(made) => Fault::WrongResult {
+                said: call.prime.to_string(),
+                made,
+            },
+            Err(fault) => fault,
+        };
+        Some(Box::new(BadWitness {
+            folder: a.folder(),
+            hand,
+            prime: call.prime,
+            witness,
+            fault,
+        }))
+    };
+    a.hands
+        .par_iter()
+        .find_map_first(|h| {
+            let highest = h.highest.as_ref();
+            // The simplest is often the highest: one check then.
+            let simplest = h.simplest.as_ref().filter(|s| Some(*s) != highest);
+            highest
+                .into_iter()
+                .chain(simplest)
+                .find_map(|call| refused(h.hand, call))
+        })
+        .map_or(Ok(()), Err)
 }
 
 /// Why parts do not make up one sweep.

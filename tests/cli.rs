@@ -20,6 +20,71 @@ fn query_prints_primes_with_witnesses() {
         .stdout(predicate::str::contains("3 = (6 * 4) / 8"));
 }
 
+/// Under `--ascii` the text a command prints has no sign outside ASCII:
+/// the rules line, the weights of the difficulty and the bound too.
+#[test]
+fn ascii_text_is_ascii_throughout() {
+    let ascii = |args: &[&str]| {
+        let out = prime_solve().args(args).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(text.is_ascii(), "{args:?}: {text}");
+        text
+    };
+    let text = ascii(&[
+        "query",
+        "9",
+        "9",
+        "8",
+        "--max-value",
+        "20",
+        "--powers",
+        "--ways",
+        "--ascii",
+    ]);
+    assert!(
+        text.contains("(face cards count 5; + - * /; powers and roots;"),
+        "{text}"
+    );
+    assert!(text.contains("values within +-20)"), "{text}");
+    assert!(text.contains("beyond +-20"), "{text}");
+    // Without --ascii, the signs.
+    let out = prime_solve()
+        .args([
+            "query",
+            "9",
+            "9",
+            "8",
+            "--max-value",
+            "20",
+            "--powers",
+            "--ways",
+        ])
+        .assert()
+        .success();
+    let signs = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        signs.contains("+ − × ÷") && signs.contains("beyond ±20"),
+        "{signs}"
+    );
+    ascii(&["table", "--ascii", "--powers"]);
+    let moves = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(moves.path(), "1500 pass\n".repeat(400)).unwrap();
+    let path = moves.path().to_str().unwrap();
+    let text = ascii(&["play", "--seed", "3", "--ascii", "--script", path]);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .contains("(face cards count 5; + - * /;")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    ascii(&["analyze", "-q", "--powers", "--ascii", "--out", out]);
+    let summary = std::fs::read_to_string(dir.path().join("five-powers/summary.md")).unwrap();
+    assert!(summary.is_ascii(), "{summary}");
+    assert!(summary.contains("Rules: face cards count 5; + - * /; powers and roots;"));
+}
+
 #[test]
 fn query_json_has_the_contracted_keys() {
     let out = prime_solve()

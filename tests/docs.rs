@@ -1,8 +1,9 @@
 //! The documentation kept honest: README.md, docs/ and reports/ speak only
 //! of the tool (no word of how it was made), every relative link in
 //! README.md and docs/ reaches a file or a heading, the README stays a
-//! front page of at most 300 lines, and docs/architecture.md lists every
-//! file under src/. CHANGELOG.md is where history goes, and is not scanned.
+//! front page of at most 300 lines, docs/architecture.md lists every
+//! file under src/, and the guide's CSV columns are those the commands
+//! write. CHANGELOG.md is where history goes, and is not scanned.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -377,5 +378,81 @@ fn the_architecture_page_lists_every_source_file() {
     assert!(
         missing.is_empty() && gone.is_empty(),
         "docs/architecture.md: files under src/ not listed: {missing:?}; listed but not in src/: {gone:?}"
+    );
+}
+
+// ---- (e) the guide's CSV columns are the files' ----
+
+/// The columns the guide's bullet that opens with `opening` names, in
+/// order: each `name` in backticks shaped like a column (lowercase,
+/// digits, `_`), the first time it stands there, less `words` (code in
+/// the bullet that is no column).
+fn guide_columns(opening: &str, words: &[&str]) -> Vec<String> {
+    let guide = fs::read_to_string(root().join("docs/guide.md")).unwrap();
+    let start = guide
+        .find(&format!("\n{opening}"))
+        .unwrap_or_else(|| panic!("docs/guide.md has no bullet `{opening}`"));
+    let rest = &guide[start + 1..];
+    let end = rest[1..]
+        .find("\n- ")
+        .into_iter()
+        .chain(rest.find("\n\n"))
+        .min()
+        .unwrap_or(rest.len());
+    let mut columns: Vec<String> = Vec::new();
+    for code in rest[..=end].split('`').skip(1).step_by(2) {
+        let shaped = code.starts_with(|c: char| c.is_ascii_lowercase())
+            && code
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if shaped && !words.contains(&code) && !columns.iter().any(|c| c == code) {
+            columns.push(code.to_string());
+        }
+    }
+    columns
+}
+
+/// The header row of `file` once `args` have written it to a fresh folder
+/// (`DIR` in `args` stands for the folder).
+fn header_written(args: &[&str], file: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "DIR" { folder } else { a })
+        .collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_prime-solve"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    let text = if file.is_empty() {
+        String::from_utf8(out.stdout).unwrap()
+    } else {
+        fs::read_to_string(dir.path().join(file)).unwrap()
+    };
+    let header = text.lines().next().unwrap_or_default();
+    header.split(',').map(str::to_string).collect()
+}
+
+#[test]
+fn the_guides_csv_columns_are_those_the_files_have() {
+    assert_eq!(
+        guide_columns("- `hands.csv` (`analyze`):", &["analyze", "hard"]),
+        header_written(&["analyze", "-q", "--out", "DIR"], "five/hands.csv"),
+        "docs/guide.md's columns of hands.csv"
+    );
+    assert_eq!(
+        guide_columns("- `table -f csv`:", &[]),
+        header_written(&["table", "-f", "csv"], ""),
+        "docs/guide.md's columns of table -f csv"
+    );
+    assert_eq!(
+        guide_columns("- `games.csv` (`simulate --out`):", &[]),
+        header_written(
+            &["simulate", "--games", "2", "-q", "--out", "DIR"],
+            "games.csv"
+        ),
+        "docs/guide.md's columns of games.csv"
     );
 }

@@ -219,6 +219,98 @@ fn every_refusal_is_json_with_its_status() {
     assert_eq!(server.get("/healthz").0, 200);
 }
 
+/// The ways past the work limit: the server says the command line's
+/// sentence, to which the command line adds only its flag.
+#[test]
+fn a_ways_count_past_its_limit_is_refused_in_the_command_lines_words() {
+    let server = Server::start(&[]);
+    let (status, body) = server.get(
+        "/api/v1/query?cards=1,2,3,4,5&ways=count&powers=1&juxtapose=1&functions=tri,fact,sqrt",
+    );
+    assert_eq!(status, 400, "{body}");
+    let sentence = error(&body);
+    assert!(
+        sentence.starts_with("counting the ways of 1 2 3 4 5 would try more than")
+            && sentence.ends_with("; list the primes alone, without their ways"),
+        "{sentence}"
+    );
+    let out = prime_solve()
+        .args([
+            "query",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "--ways",
+            "--powers",
+            "--juxtapose",
+        ])
+        .args(["--functions", "tri,fact,sqrt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!("prime-solve: {sentence} (drop --ways)\n")
+    );
+}
+
+/// `serve` with `options` and a port free a moment ago: the server, at
+/// 127.0.0.1 and that port, once it has said where it serves.
+fn serve_at_a_free_port(options: &[&str]) -> (Server, String) {
+    use std::io::BufRead;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let child = Command::new(env!("CARGO_BIN_EXE_prime-solve"))
+        .arg("serve")
+        .args(options)
+        .args(["--port", &port])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut server = Server {
+        child,
+        addr: format!("127.0.0.1:{port}"),
+    };
+    // Read on, so that what it prints after its first line (under --lan,
+    // a QR code) never meets a closed pipe.
+    let mut out = std::io::BufReader::new(server.child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (server, format!("{port} {line}"))
+}
+
+/// `--port N` listens on this machine at N, as `--addr 127.0.0.1:N`, or
+/// on every interface at N under `--lan`; with `--addr` it is refused.
+#[test]
+fn port_listens_on_this_machine_at_that_port() {
+    let (server, said) = serve_at_a_free_port(&[]);
+    let (port, line) = said.split_once(' ').unwrap();
+    assert_eq!(line, format!("serving on http://127.0.0.1:{port}\n"));
+    assert_eq!(server.get("/healthz"), (200, "ok\n".to_string()));
+    drop(server);
+    let (server, said) = serve_at_a_free_port(&["--lan"]);
+    let (port, line) = said.split_once(' ').unwrap();
+    assert_eq!(line, format!("serving on http://0.0.0.0:{port}\n"));
+    assert_eq!(server.get("/healthz"), (200, "ok\n".to_string()));
+    drop(server);
+    let out = prime_solve()
+        .args(["serve", "--port", "9000", "--addr", "127.0.0.1:9001"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8(out.stderr).unwrap();
+    assert!(said.contains("--port") && said.contains("--addr"), "{said}");
+    assert!(out.stdout.is_empty());
+}
+
 #[test]
 fn six_cards_under_every_rule_are_refused_at_once_and_light_requests_go_on() {
     let server = Server::start(&["--request-memory", "512M"]);

@@ -1,7 +1,8 @@
 //! A sweep split into shards (`analyze --shard I/N`) and merged (`merge`):
 //! the same reports, byte for byte, as one run; parts missing, doubled, of
-//! another sweep or cut short refused; shards run side by side the same as
-//! one after another.
+//! another sweep, cut short, at odds with their own count or carrying a
+//! witness the referee refuses, refused; shards run side by side the same
+//! as one after another.
 
 mod common;
 
@@ -273,6 +274,108 @@ fn merge_refuses_a_part_cut_short_or_damaged() {
         tmp.path(),
         &["merge", "-q", "--out", out, &p[0], &p[1], &p[2]],
     );
+}
+
+/// The four-card sweep under the rules as written, in two parts in
+/// `dir/1` and `dir/2`.
+fn two_four_card_parts(dir: &Path) -> Vec<String> {
+    (1..=2)
+        .map(|i| {
+            let part = dir.join(i.to_string()).to_string_lossy().into_owned();
+            let shard = format!("{i}/2");
+            run(
+                dir,
+                &[
+                    "analyze", "--cards", "4", "-q", "--shard", &shard, "--out", &part,
+                ],
+            );
+            part
+        })
+        .collect()
+}
+
+/// Writes `payload` as `part`'s `part.json` and gives its manifest the
+/// new length and checksum, as a hand that means to pass would.
+fn rewrite_part(part: &Path, payload: &str) {
+    std::fs::write(part.join("part.json"), payload).unwrap();
+    let path = part.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    manifest["payload_bytes"] = payload.len().into();
+    manifest["payload_fnv1a64"] =
+        format!("{:016x}", prime_solve::fnv1a64(payload.as_bytes())).into();
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+}
+
+#[test]
+fn merge_refuses_a_witness_the_referee_refuses_though_the_manifest_matches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = two_four_card_parts(tmp.path());
+    let out = tmp.path().join("out");
+    let out = out.to_str().unwrap();
+    // 1 1 1 4 makes 7 as 4 + 1 + 1 + 1; its part says 9 + 1 + 1 + 1.
+    let (part, payload, at) = p
+        .iter()
+        .find_map(|dir| {
+            let payload = std::fs::read_to_string(Path::new(dir).join("part.json")).unwrap();
+            let hand = payload.find(r#"{"hand":[1,1,1,4],"#)?;
+            Some((dir, payload, hand))
+        })
+        .unwrap();
+    let highest = at
+        + payload[at..]
+            .find(r#""highest":{"prime":7,"witness":"#)
+            .unwrap();
+    let four = highest + payload[highest..].find(r#"{"Card":4}"#).unwrap();
+    let tampered = format!(
+        "{}{{\"Card\":9}}{}",
+        &payload[..four],
+        &payload[four + r#"{"Card":4}"#.len()..]
+    );
+    rewrite_part(Path::new(part), &tampered);
+    fails_with(
+        prime_solve().args(["merge", "--out", out, &p[0], &p[1]]),
+        &format!(
+            "{part}/part.json: the witness of 7 for the hand 1 1 1 4 (five-4cards), \
+             9 + 1 + 1 + 1, is refused by the referee: 9 is not a card in the hand (1 1 1 4)"
+        ),
+    );
+    assert!(!Path::new(out).exists(), "nothing is written on a refusal");
+    // The same bytes the shard wrote pass.
+    rewrite_part(Path::new(part), &payload);
+    run(tmp.path(), &["merge", "-q", "--out", out, &p[0], &p[1]]);
+}
+
+#[test]
+fn merge_refuses_a_part_whose_count_disagrees_naming_both_counts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = two_four_card_parts(tmp.path());
+    let out = tmp.path().join("out");
+    let out = out.to_str().unwrap();
+    // Part 2 of a sweep of 2 that says it is part 2 of 5.
+    let path = Path::new(&p[1]).join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    manifest["part"]["count"] = 5.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    fails_with(
+        prime_solve().args(["merge", "--out", out, &p[0], &p[1]]),
+        "manifest.json disagrees with itself: it names part 2 of 5 parts, of a sweep of 2 parts",
+    );
+    // Part 5 of 5 of a sweep of 2: no part 5 of it exists.
+    manifest["part"]["index"] = 5.into();
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    fails_with(
+        prime_solve().args(["merge", "--out", out, &p[0], &p[1]]),
+        "it names part 5 of 5 parts, of a sweep of 2 parts",
+    );
+    std::fs::write(&path, &text).unwrap();
+    // One part of two given: both counts named.
+    fails_with(
+        prime_solve().args(["merge", "--out", out, &p[0]]),
+        "1 of 2 parts is missing: 2/2 (1 given)",
+    );
+    assert!(!Path::new(out).exists(), "nothing is written on a refusal");
 }
 
 #[test]

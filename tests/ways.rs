@@ -433,7 +433,8 @@ fn a_count_past_its_limit_is_refused_in_one_line() {
             .args(["query", "1", "2", "3", "4", "5", "--ways"])
             .args(["--powers", "--juxtapose", "--functions", "tri,fact,sqrt"]),
         "counting the ways of 1 2 3 4 5 would try more than 10000000 combinations of \
-         sub-expressions under these rules; drop --ways",
+         sub-expressions under these rules; list the primes alone, without their ways \
+         (drop --ways)",
     );
 }
 

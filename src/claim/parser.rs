@@ -58,9 +58,10 @@ struct Parser {
 /// Parses the tokens of a whole claim.
 pub(super) fn parse(tokens: Vec<(Token, usize)>) -> Result<Claim, ParseError> {
     Parser {
+        // Room for a claim of six cards without growing.
+        frames: Vec::with_capacity(8),
+        operands: Vec::with_capacity(8),
         tokens: tokens.into_iter().peekable(),
-        frames: Vec::new(),
-        operands: Vec::new(),
     }
     .run()
 }

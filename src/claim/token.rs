@@ -52,8 +52,9 @@ pub(super) fn tokenize(
     input: &str,
     faces: Option<crate::rules::Faces>,
 ) -> Result<Vec<(Token, usize)>, ParseError> {
-    let chars: Vec<char> = input.chars().collect();
-    let mut out = Vec::new();
+    let mut chars: Vec<char> = Vec::with_capacity(input.len());
+    chars.extend(input.chars());
+    let mut out = Vec::with_capacity(chars.len() / 2 + 2);
     let mut i = 0;
     let err = |column: usize, message: String| ParseError { column, message };
     while i < chars.len() {

@@ -114,7 +114,7 @@ pub(crate) enum Command {
     /// Serve the JSON API over HTTP, for a page or a program at the table.
     #[cfg(feature = "serve")]
     #[command(
-        after_help = "Examples:\n  prime-solve serve\n  prime-solve serve --addr 127.0.0.1:9000\n  curl 'http://127.0.0.1:8080/api/v1/query?cards=4,6,8'"
+        after_help = "Examples:\n  prime-solve serve\n  prime-solve serve --port 9000\n  prime-solve serve --addr 127.0.0.1:9000\n  prime-solve serve --lan --port 9000\n  curl 'http://127.0.0.1:8080/api/v1/query?cards=4,6,8'"
     )]
     Serve(ServeArgs),
 }
@@ -124,8 +124,17 @@ pub(crate) enum Command {
 #[derive(Args)]
 pub(crate) struct ServeArgs {
     /// The address to listen on (port 0: any free port).
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        default_value = "127.0.0.1:8080",
+        conflicts_with = "port"
+    )]
     pub(crate) addr: std::net::SocketAddr,
+    /// The port to listen on, on this machine (127.0.0.1:PORT; under
+    /// --lan, on every interface): --addr with its port alone.
+    #[arg(long, value_name = "PORT")]
+    pub(crate) port: Option<u16>,
     /// The memory one request's search may use: past it the request is
     /// refused (503), never the server.
     #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = "1G")]
@@ -142,7 +151,7 @@ pub(crate) struct ServeArgs {
     /// are never counted.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub(crate) heavy_per_minute: u32,
-    /// Listen on every interface (at --addr's port) and print this
+    /// Listen on every interface (at --port, or --addr's port) and print this
     /// machine's address on the local network with a QR code of it, for
     /// the phones at the table.
     #[arg(long)]
@@ -161,6 +170,16 @@ pub(crate) struct ServeArgs {
     /// The most game rooms open at once.
     #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub(crate) max_rooms: u64,
+}
+
+#[cfg(feature = "serve")]
+impl ServeArgs {
+    /// Where to listen: `--addr`, or this machine at `--port`.
+    pub(crate) fn listen(&self) -> std::net::SocketAddr {
+        self.port.map_or(self.addr, |port| {
+            std::net::SocketAddr::from(([127, 0, 0, 1], port))
+        })
+    }
 }
 
 #[derive(Args)]

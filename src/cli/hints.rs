@@ -29,6 +29,9 @@ fn hint(cause: &(dyn std::error::Error + 'static)) -> Option<String> {
             _ => None,
         };
     }
+    if let Some(prime_solve::ways::WaysError::QueryTooMuch { .. }) = cause.downcast_ref() {
+        return Some(" (drop --ways)".into());
+    }
     Hint::of(cause).map(flags)
 }
 

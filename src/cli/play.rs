@@ -544,7 +544,7 @@ fn scripted(
             "Prime Time: you against {}; rules: {} ({}); seed {seed}\n",
             table.names[1..].join(", "),
             rules.name(),
-            rules.describe()
+            rules.describe_in(table.style.ascii)
         ))?;
     }
     let mut lines = lines.into_iter();

@@ -90,12 +90,10 @@ struct Found<'s> {
 /// The ways to each prime of `answer`, with a spinner.
 fn count_ways(answer: &Answer<'_>) -> Result<Ways> {
     let _spinner = Spinner::start("counting the ways", false);
-    Ways::of_answer(answer, Arc::clone(super::memory::budget())).map_err(|e| match e {
-        prime_solve::ways::WaysError::TooMuch { .. } => {
-            anyhow::anyhow!("{e}; drop --ways to list the primes alone")
-        }
-        other => other.into(),
-    })
+    Ok(Ways::of_answer(
+        answer,
+        Arc::clone(super::memory::budget()),
+    )?)
 }
 
 fn write_json(out: &mut impl Write, q: &Found<'_>) -> io::Result<()> {
@@ -127,7 +125,12 @@ fn write_text(out: &mut impl Write, cards: &[String], q: &Found<'_>) -> io::Resu
     } else {
         writeln!(out, "hand: {given} (counting {hand})")?;
     }
-    writeln!(out, "rules: {} ({})", rules.name(), rules.describe())?;
+    writeln!(
+        out,
+        "rules: {} ({})",
+        rules.name(),
+        rules.describe_in(q.style.ascii)
+    )?;
     match q.primes.last() {
         None => match (&q.nearest, rules.max_prime) {
             (Some((p, how)), Some(max)) => writeln!(
@@ -145,9 +148,14 @@ fn write_text(out: &mut impl Write, cards: &[String], q: &Found<'_>) -> io::Resu
     }
     if let Some(ways) = &q.ways {
         let d = ways.difficulty();
+        let weights = if q.style.ascii {
+            "+ - 1, * / 2, ^ 3"
+        } else {
+            "+ − 1, × ÷ 2, ^ 3"
+        };
         writeln!(
             out,
-            "difficulty: {}{} (lower is easier: all the ways together are as easy to find as one way of that weight, + − 1, × ÷ 2, ^ 3, ...)",
+            "difficulty: {}{} (lower is easier: all the ways together are as easy to find as one way of that weight, {weights}, ...)",
             d.score()
                 .map_or("no prime".to_string(), |s| format!("{s:.1}")),
             if d.is_hard() { ", hard" } else { "" }
@@ -156,8 +164,9 @@ fn write_text(out: &mut impl Write, cards: &[String], q: &Found<'_>) -> io::Resu
     if let Some(n) = q.pruned.filter(|&n| n > 0) {
         writeln!(
             out,
-            "pruned: {} beyond ±{} and {} not followed",
+            "pruned: {} beyond {}{} and {} not followed",
             plural(n, "operation went", "operations went"),
+            if q.style.ascii { "+-" } else { "±" },
             rules.max_value,
             if n == 1 { "was" } else { "were" }
         )?;

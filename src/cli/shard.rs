@@ -7,6 +7,8 @@
 //! the part, its hands' checksum and `part.json`'s), written after
 //! `part.json` by the same atomic run ([`write_files`]): a folder without
 //! a manifest, or whose `part.json` does not match it, is no finished part.
+//! `merge` takes no part on trust: the referee checks every witness a part
+//! carries before it is merged.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use prime_solve::analysis::{Analysis, NotDone};
 use prime_solve::report::File;
-use prime_solve::shard::{Shard, combine, digest, for_summaries, split};
+use prime_solve::shard::{Shard, check_witnesses, combine, digest, for_summaries, split};
 use prime_solve::text::{echo, plural};
 use prime_solve::{Brackets, Hand, Rules, Style, fnv1a64};
 
@@ -282,6 +284,16 @@ fn read_part(dir: &Path, payload: bool) -> Result<(Manifest, Option<Vec<u8>>)> {
         .with_context(|| {
             format!("{name}/{MANIFEST} is not the manifest of a part of this version ({FORMAT})")
         })?;
+    let part = manifest.part;
+    if part.count != manifest.sweep.parts || part.index == 0 || part.index > part.count {
+        bail!(
+            "{name}/{MANIFEST} disagrees with itself: it names part {} of {} parts, of a sweep \
+             of {} parts",
+            part.index,
+            part.count,
+            manifest.sweep.parts
+        );
+    }
     if !payload {
         return Ok((manifest, None));
     }
@@ -298,6 +310,66 @@ fn read_part(dir: &Path, payload: bool) -> Result<(Manifest, Option<Vec<u8>>)> {
         );
     }
     Ok((manifest, Some(bytes)))
+}
+
+/// One part's results, each rule set's analysis or why it was not done.
+type Part = Vec<Result<Analysis, NotDone>>;
+
+/// Every part's results, in part order, each checked against its manifest
+/// and the split `plan`, and every witness re-checked by the referee
+/// ([`check_witnesses`]) in `style`. The referee checks one part on the
+/// pool while the next is read and parsed; the error is the first part's
+/// in part order.
+fn read_parts(
+    by_index: &BTreeMap<u32, &Path>,
+    plan: &[Vec<Hand>],
+    style: Style,
+    pool: &super::Pool,
+) -> Result<Vec<Part>> {
+    let name = |d: &Path| echo(&d.display().to_string()).into_owned();
+    std::thread::scope(|scope| {
+        let (send, parsed) = std::sync::mpsc::channel::<(String, Shard, Part)>();
+        let referee = scope.spawn(move || -> Result<Vec<Part>> {
+            let mut checked = Vec::new();
+            for (dir, shard, part) in parsed {
+                // The checksums tell a damaged part; the referee, a part
+                // whose results are not what a shard solves.
+                let verdict = pool.install(|| {
+                    part.iter()
+                        .flatten()
+                        .try_for_each(|a| check_witnesses(a, style))
+                });
+                if let Err(bad) = verdict {
+                    bail!("{dir}/{PAYLOAD}: {bad}; run shard {shard} again");
+                }
+                checked.push(part);
+            }
+            Ok(checked)
+        });
+        let read = (|| -> Result<()> {
+            for (&index, dir) in by_index {
+                let (m, bytes) = read_part(dir, true)?;
+                let hands = &plan[index as usize - 1];
+                if m.hands != hands.len() || m.hands_fnv1a64 != hex(digest(hands)) {
+                    bail!(
+                        "{}: its hands are not those of part {} of this sweep",
+                        name(dir),
+                        m.part
+                    );
+                }
+                let part: Part = serde_json::from_slice(&bytes.unwrap_or_default())
+                    .with_context(|| format!("{}/{PAYLOAD} cannot be read", name(dir)))?;
+                if send.send((name(dir), m.part, part)).is_err() {
+                    // The referee has stopped: it refused an earlier part.
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        drop(send);
+        let checked = referee.join().expect("the referee's thread")?;
+        read.map(|()| checked)
+    })
 }
 
 /// `prime-solve merge --out DIR PART...`.
@@ -337,7 +409,7 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
     if !missing.is_empty() {
         let shown: Vec<&str> = missing.iter().take(20).map(String::as_str).collect();
         bail!(
-            "{} of {} {} missing: {}{}",
+            "{} of {} {} missing: {}{} ({} given)",
             missing.len(),
             plural(spec.parts, "part", "parts"),
             if missing.len() == 1 { "is" } else { "are" },
@@ -346,7 +418,8 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
                 ", …"
             } else {
                 ""
-            }
+            },
+            by_index.len()
         );
     }
     check_folder(&args.out).context("cannot write reports")?;
@@ -354,21 +427,8 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
         prime_solve::analysis::screen(r, spec.cards).filter(|_| !spec.count_every_prime)
     };
     let plan = split(&spec.rule_sets, spec.cards, &screen, spec.parts);
-    let mut outcomes: Vec<Vec<Result<Analysis, NotDone>>> = Vec::new();
-    for (&index, dir) in &by_index {
-        let (m, bytes) = read_part(dir, true)?;
-        let hands = &plan[index as usize - 1];
-        if m.hands != hands.len() || m.hands_fnv1a64 != hex(digest(hands)) {
-            bail!(
-                "{}: its hands are not those of part {} of this sweep",
-                name(dir),
-                m.part
-            );
-        }
-        let part = serde_json::from_slice(&bytes.unwrap_or_default())
-            .with_context(|| format!("{}/{PAYLOAD} cannot be read", name(dir)))?;
-        outcomes.push(part);
-    }
+    let pool = thread_pool(args.work.threads)?;
+    let outcomes = read_parts(&by_index, &plan, spec.style(), &pool)?;
     let (analyses, not_done) = combine(&spec.rule_sets, spec.cards, outcomes)
         .context("the parts do not make up the sweep")?;
     // As one run: an error when no rule set was done.
@@ -379,7 +439,6 @@ pub(crate) fn merge(args: &MergeArgs) -> Result<Verdict> {
             .chain(not_done.into_iter().map(Err))
             .collect(),
     )?;
-    let pool = thread_pool(args.work.threads)?;
     write_reports(
         &args.out,
         &analyses,

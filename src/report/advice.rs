@@ -441,7 +441,7 @@ pub fn markdown(plan: &Plan, advice: &[Advice], style: Style) -> String {
          decides. Intervals are 95% (bootstrap for turns, Wilson for wins). A deal is *hard* \
          as in the reports of each rule set: {}\n",
         base.name(),
-        base.describe(),
+        base.describe_in(style.ascii),
         crate::text::number(usize::try_from(deals).unwrap_or(usize::MAX)),
         plural(plan.games, "game", "games"),
         plan.seed,

@@ -34,7 +34,7 @@ pub fn render(a: &Analysis, style: Style, plots: bool) -> String {
 }
 
 fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> std::fmt::Result {
-    header(a, out)?;
+    header(a, style, out)?;
     failing(a, out)?;
     single(a, style, out)?;
     hardest(a, style, out)?;
@@ -45,10 +45,10 @@ fn write_summary(a: &Analysis, style: Style, plots: bool, out: &mut String) -> s
 }
 
 /// The title, the rules and how many hands and deals.
-fn header(a: &Analysis, out: &mut String) -> std::fmt::Result {
+fn header(a: &Analysis, style: Style, out: &mut String) -> std::fmt::Result {
     writeln!(out, "# Prime Time: rule set `{}`", a.folder())?;
     writeln!(out)?;
-    writeln!(out, "Rules: {}.", a.rules.describe())?;
+    writeln!(out, "Rules: {}.", a.rules.describe_in(style.ascii))?;
     writeln!(
         out,
         "Every hand of {} cards the 54-card pack deals: {} different hands in {} deals.",

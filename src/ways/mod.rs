@@ -84,6 +84,14 @@ pub enum WaysError {
          under these rules"
     )]
     TooMuch { hand: Hand, limit: u64 },
+    /// [`WaysError::TooMuch`] for a query that asked for its ways
+    /// ([`Ways::of_answer`]), which can list its primes without them: the
+    /// one sentence `query --ways` and the server's query say.
+    #[error(
+        "{}; list the primes alone, without their ways",
+        WaysError::TooMuch { hand: *hand, limit: *limit }
+    )]
+    QueryTooMuch { hand: Hand, limit: u64 },
     #[error(transparent)]
     Solve(#[from] SolveError),
 }
@@ -144,12 +152,16 @@ impl Ways {
     /// server show.
     ///
     /// # Errors
-    /// As [`Ways::count`].
+    /// As [`Ways::count`], but [`WaysError::QueryTooMuch`] past the work
+    /// limit.
     pub fn of_answer(
         answer: &crate::engine::Answer<'_>,
         budget: Arc<Budget>,
     ) -> Result<Ways, WaysError> {
-        let mut ways = Ways::count(answer.hand(), answer.rules(), budget)?;
+        let mut ways = Ways::count(answer.hand(), answer.rules(), budget).map_err(|e| match e {
+            WaysError::TooMuch { hand, limit } => WaysError::QueryTooMuch { hand, limit },
+            other => other,
+        })?;
         for p in answer.primes() {
             if let Some(w) = answer.witness(p) {
                 ways.prefer(p, &w);

@@ -328,7 +328,7 @@ pub(crate) fn run(
         "Prime Time   seed {seed}   you against {}   rules: {} ({})",
         table.names[1..].join(", "),
         rules.name(),
-        rules.describe()
+        rules.describe_in(table.style.ascii)
     );
     let mut screen = Screen::open()?;
     let mut earlier: Vec<String> = Vec::new();
