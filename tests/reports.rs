@@ -177,23 +177,15 @@ fn the_committed_four_card_summaries_are_what_the_command_writes() {
     assert!(index.contains("None of the 72 rule sets below has a hand that fails."));
 }
 
-/// Five cards under a few rule sets, against `reports/cards-5` (the whole
-/// sweep is ignored: minutes). One has any prime with functions, where the
-/// census stops at 97.
+/// Five cards under two rule sets (two more with T ! √ in `full::`, one
+/// of them with any prime, where the census stops at 97), against
+/// `reports/cards-5` (the whole sweep is ignored: minutes).
 #[test]
 fn the_committed_five_card_summaries_are_what_the_command_writes() {
     summaries_are_committed(
         "5",
         &[
             &["--faces", "five"],
-            &["--faces", "five", "--functions", "tri,fact,sqrt"],
-            &[
-                "--faces",
-                "five",
-                "--functions",
-                "tri,fact,sqrt",
-                "--high-primes",
-            ],
             &["--faces", "suit", "--juxtapose", "--high-primes"],
         ],
     );
@@ -267,23 +259,6 @@ fn the_committed_six_card_reports_are_what_the_command_writes() {
     sweep_is_committed("6", &["--skip-refused"]);
 }
 
-#[test]
-fn the_committed_simulation_study_is_reproducible() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("simulation.md");
-    prime_solve()
-        .args(["simulate", "--quiet", "--games", "2000", "--study"])
-        .arg(&path)
-        .assert()
-        .success();
-    let fresh = fs::read_to_string(&path).unwrap();
-    let saved = fs::read_to_string(committed().join("simulation.md")).unwrap();
-    assert!(
-        fresh == saved,
-        "reports/simulation.md differs: regenerate it (README)"
-    );
-}
-
 /// The rule sets of [`sweep`] that the quick run writes again with 1 and 8
 /// threads: the lightest and the heaviest search.
 const BY_THREADS: [&[&str]; 2] = [
@@ -329,6 +304,42 @@ fn reports_are_the_same_bytes_for_any_thread_count() {
 
 mod full {
     use super::*;
+
+    /// The simulation study, half a minute of CPU.
+    #[test]
+    fn the_committed_simulation_study_is_reproducible() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("simulation.md");
+        prime_solve()
+            .args(["simulate", "--quiet", "--games", "2000", "--study"])
+            .arg(&path)
+            .assert()
+            .success();
+        let fresh = fs::read_to_string(&path).unwrap();
+        let saved = fs::read_to_string(committed().join("simulation.md")).unwrap();
+        assert!(
+            fresh == saved,
+            "reports/simulation.md differs: regenerate it (README)"
+        );
+    }
+
+    /// Five cards under T ! √, with a ceiling and without.
+    #[test]
+    fn the_committed_five_card_summaries_with_every_function_are_what_the_command_writes() {
+        summaries_are_committed(
+            "5",
+            &[
+                &["--faces", "five", "--functions", "tri,fact,sqrt"],
+                &[
+                    "--faces",
+                    "five",
+                    "--functions",
+                    "tri,fact,sqrt",
+                    "--high-primes",
+                ],
+            ],
+        );
+    }
 
     /// The advisor's report, a minute of CPU.
     #[test]
