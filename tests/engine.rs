@@ -335,12 +335,20 @@ fn targeted_prime_search_agrees_with_the_full_search() {
 
 /// The prime scan against the full table: every three-card hand and
 /// every 61st four-card one (a third of them in a debug build), under
-/// every house rule, at small bounds and large.
+/// every house rule, at small bounds and large; the quick run takes every
+/// [`common::QUICK`]th of those hands.
 #[test]
 fn prime_scan_agrees_with_the_full_search_under_every_house_rule() {
+    prime_scan_agrees(common::QUICK);
+}
+
+fn prime_scan_agrees(spread: usize) {
     let mut hands = all_hands(Faces::Rank, 3);
     hands.extend(all_hands(Faces::Rank, 4).into_iter().step_by(61));
-    let hands = common::all_or_every(&hands, 3);
+    let hands: Vec<Hand> = common::all_or_every(&hands, 3)
+        .into_iter()
+        .step_by(spread)
+        .collect();
     for functions in [Functions::NONE, Functions::TRI, Functions::ALL] {
         // Small bounds cut products, powers and functions off at the top,
         // where the scan counts them by ranges of values.
@@ -602,10 +610,17 @@ fn every_combination() -> Vec<Rules> {
 /// The prime searches at the top (the targeted search, the scan with its
 /// set of distinct values) against the full table on a sample of the
 /// four-card hands under every rule combination (a third of the sample in
-/// a debug build).
+/// a debug build); the quick run takes every [`common::QUICK`]th.
 #[test]
 fn prime_searches_agree_on_four_cards_under_every_combination() {
-    let hands: Vec<Hand> = all_hands(Faces::Rank, 4).into_iter().step_by(61).collect();
+    prime_searches_agree_on_four_cards(common::QUICK);
+}
+
+fn prime_searches_agree_on_four_cards(spread: usize) {
+    let hands: Vec<Hand> = all_hands(Faces::Rank, 4)
+        .into_iter()
+        .step_by(61 * spread)
+        .collect();
     let hands = common::all_or_every(&hands, 3);
     for rules in every_combination() {
         assert_prime_search_agrees(rules, &hands);
@@ -787,28 +802,38 @@ fn sample_of_three_and_four(three: usize, four: usize) -> Vec<Hand> {
     hands
 }
 
+/// A sample of the four-card hands (the full tables of all of them take
+/// minutes: the ignored test below); fewer in debug builds, which are
+/// slow, and every [`common::QUICK`]th in the quick run.
 #[test]
 fn restricted_search_agrees_with_the_full_search() {
-    // A sample of the four-card hands (the full tables of all of them take
-    // minutes: the ignored test below); fewer in debug builds, which are slow.
+    restricted_search_agrees(common::QUICK);
+}
+
+fn restricted_search_agrees(spread: usize) {
     let (three, four) = if cfg!(debug_assertions) {
         (11, 301)
     } else {
         (1, 7)
     };
-    assert_restricted_search_agrees(&sample_of_three_and_four(three, four), 97);
+    assert_restricted_search_agrees(&sample_of_three_and_four(three, four * spread), 97);
 }
 
 /// Samples of five and six cards, under the combinations whose full
 /// tables are quick enough for the suite (the restricted search is what
-/// makes the others possible at all).
+/// makes the others possible at all); the quick run takes every
+/// [`common::QUICK`]th of the hands.
 #[test]
 fn restricted_search_agrees_with_the_full_search_on_five_and_six_cards() {
+    restricted_search_agrees_on_five_and_six(common::QUICK);
+}
+
+fn restricted_search_agrees_on_five_and_six(spread: usize) {
     // Debug builds (CI's overflow pass) take one five-card hand.
     let (five, six) = if cfg!(debug_assertions) {
         (6001, 0)
     } else {
-        (797, 4001)
+        (797 * spread, 4001 * spread)
     };
     let hands: Vec<Hand> = all_hands(Faces::Rank, 5)
         .into_iter()
@@ -827,23 +852,30 @@ fn restricted_search_agrees_with_the_full_search_on_five_and_six_cards() {
 /// above), the same primes, witnesses and costs on samples of six-card
 /// hands under every combination, half of them prepared, powers included
 /// (1 ^ o = 1 takes any partner). T ! √ takes about 20 s for its full
-/// four-card tables; debug builds (CI's overflow pass) leave it out.
+/// four-card tables; debug builds (CI's overflow pass) and the quick run
+/// leave it out, and the quick run takes every [`common::QUICK`]th hand.
 #[test]
 fn two_restricted_levels_agree_with_one_on_six_cards() {
+    two_restricted_levels_agree(common::QUICK);
+}
+
+fn two_restricted_levels_agree(spread: usize) {
     let all = all_hands(Faces::Rank, 6);
     let sample = |step: usize| -> Vec<Hand> { all.iter().copied().step_by(step).collect() };
-    let sets = if cfg!(debug_assertions) {
+    let mut sets = if cfg!(debug_assertions) {
         vec![
             (Functions::NONE, sample(6_001)),
             (Functions::TRI, sample(9_001)),
         ]
     } else {
         vec![
-            (Functions::NONE, sample(2_999)),
-            (Functions::TRI, sample(2_999)),
-            (Functions::ALL, sample(6_001)),
+            (Functions::NONE, sample(2_999 * spread)),
+            (Functions::TRI, sample(2_999 * spread)),
         ]
     };
+    if !cfg!(debug_assertions) && spread == 1 {
+        sets.push((Functions::ALL, sample(6_001)));
+    }
     for (functions, hands) in sets {
         for rules in with_and_without_powers_and_joins(functions, 97) {
             let solver = || Solver::new(rules).unwrap().without_pruned_counts();
@@ -1143,4 +1175,33 @@ fn a_solver_like_another_answers_as_a_new_one() {
     let tight = Solver::new(rich).unwrap().like(Budget::new(1 << 10));
     let six = Hand::from_values(&[3, 5, 7, 9, 11, 13]);
     assert!(tight.query(six, Want::Primes).is_err());
+}
+
+/// The sweeps above on every hand of their samples, where the quick run
+/// takes every [`common::QUICK`]th (`./test.sh --full`, and CI).
+mod full {
+    #[test]
+    fn prime_scan_agrees_with_the_full_search_under_every_house_rule() {
+        super::prime_scan_agrees(1);
+    }
+
+    #[test]
+    fn prime_searches_agree_on_four_cards_under_every_combination() {
+        super::prime_searches_agree_on_four_cards(1);
+    }
+
+    #[test]
+    fn restricted_search_agrees_with_the_full_search() {
+        super::restricted_search_agrees(1);
+    }
+
+    #[test]
+    fn restricted_search_agrees_with_the_full_search_on_five_and_six_cards() {
+        super::restricted_search_agrees_on_five_and_six(1);
+    }
+
+    #[test]
+    fn two_restricted_levels_agree_with_one_on_six_cards() {
+        super::two_restricted_levels_agree(1);
+    }
 }

@@ -6,7 +6,8 @@
 //! a second (or says its address is taken). A line that does not run
 //! prime-solve (a `curl` to a server) is left to tests/serve.rs, which asks
 //! the same paths. The scratch folder holds a `reports` folder, as a clone
-//! does.
+//! does. The examples that take a quarter of a minute or more are run in
+//! the full run (`full::`), the others in the quick run.
 
 mod common;
 
@@ -104,8 +105,18 @@ fn run(example: &str, home: &Path, alive_after: Option<Duration>) -> (Option<i32
     (code, err)
 }
 
-#[test]
-fn every_example_in_help_runs() {
+/// The examples that run for a quarter of a minute or more on 2 cores
+/// (a whole sweep, the advisor, the study), for the full run.
+const LONG: [&str; 5] = [
+    "prime-solve analyze --all-rules --out reports",
+    "prime-solve analyze --cards 4 --all-rules --shard 3/8 --out part3",
+    "prime-solve simulate --study reports/simulation.md",
+    "prime-solve advise",
+    "prime-solve advise --out reports/house-rules.md",
+];
+
+/// Every example of every command's `--help`, by command.
+fn every_example() -> Vec<(String, Vec<String>)> {
     let mut all: Vec<(String, Vec<String>)> = vec![("prime-solve".into(), examples(&[]))];
     for c in commands() {
         let list = examples(&[c.as_str()]);
@@ -113,6 +124,34 @@ fn every_example_in_help_runs() {
     }
     let count: usize = all.iter().map(|(_, l)| l.len()).sum();
     assert!(count >= 30, "only {count} examples found");
+    all
+}
+
+#[test]
+fn every_quick_example_in_help_runs() {
+    let all = every_example();
+    // Each long one is still an example, once.
+    for long in LONG {
+        let found = all.iter().flat_map(|(_, l)| l).filter(|e| *e == long);
+        assert_eq!(found.count(), 1, "`{long}` is not an example of --help");
+    }
+    run_all(all, |e| !LONG.contains(&e));
+}
+
+mod full {
+    #[test]
+    fn every_long_example_in_help_runs() {
+        super::run_all(super::every_example(), |e| super::LONG.contains(&e));
+    }
+}
+
+/// Runs the examples of `all` that `chosen` picks, each command's in
+/// order, and fails with every one that ended wrong.
+fn run_all(all: Vec<(String, Vec<String>)>, chosen: impl Fn(&str) -> bool + Sync) {
+    let all: Vec<(String, Vec<String>)> = all
+        .into_iter()
+        .map(|(c, l)| (c, l.into_iter().filter(|e| chosen(e)).collect()))
+        .collect();
     // Each command's examples in order (one may use what another wrote),
     // two commands at a time.
     let failures = std::sync::Mutex::new(Vec::new());

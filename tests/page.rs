@@ -2,11 +2,11 @@
 //! 390×844 and 360×640 by `tests/browser/page.mjs` (playwright-core from
 //! the committed lockfile, `npm ci` in `tests/browser`). The screenshots go
 //! to `target/screenshots/`. Without Chromium, node or the installed
-//! package the test says so and passes, except under `CI=true`, where
-//! `.ci/run` installs them and a missing one fails it.
+//! package each test fails and says what to install, unless
+//! `PRIME_SOLVE_SKIP` names `browser` (`common::require`).
 #![cfg(feature = "serve")]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
@@ -15,36 +15,6 @@ mod common;
 /// other past their waits.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Whether the browser tests can run here; under `CI=true` they must.
-fn browser_ready() -> bool {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let browser = root.join("tests/browser");
-    let missing: Vec<&str> = [
-        ("/usr/bin/chromium", Path::new("/usr/bin/chromium").exists()),
-        (
-            "node",
-            Command::new("node").arg("--version").output().is_ok(),
-        ),
-        (
-            "tests/browser/node_modules (npm ci)",
-            browser.join("node_modules/playwright-core").exists(),
-        ),
-    ]
-    .into_iter()
-    .filter(|(_, there)| !there)
-    .map(|(what, _)| what)
-    .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI has no {missing:?}: .ci/run installs them"
-        );
-        eprintln!("skipped: no {missing:?}");
-        return false;
-    }
-    true
-}
-
 /// Runs `script` in node with the server's address, the screenshot
 /// folder and `extra`, stops the server, and checks that the script passed
 /// and wrote the `shots` named.
@@ -52,7 +22,7 @@ fn drive(script: &str, extra: &[String], shots_named: &[&str]) {
     let _turn = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !browser_ready() {
+    if !common::require(common::Tool::Browser) {
         return;
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

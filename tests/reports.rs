@@ -65,20 +65,45 @@ fn companions_beside(out: &Path) {
     }
 }
 
+/// `analyze --all-rules` with 2 threads, written once for every test that
+/// reads it, beside the committed companions its index links to: a folder
+/// of `target/tmp` named for this process (those of processes gone are
+/// removed).
+fn sweep() -> &'static Path {
+    static SWEEP: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    SWEEP.get_or_init(|| {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        fs::create_dir_all(tmp).unwrap();
+        for entry in fs::read_dir(tmp).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("reports-sweep-")
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = fs::remove_dir_all(&path);
+            }
+        }
+        let out = tmp.join(format!("reports-sweep-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&out);
+        companions_beside(&out);
+        analyze_all(&out, "2");
+        out
+    })
+}
+
 #[test]
 fn committed_reports_are_what_the_commands_write() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("reports");
-    companions_beside(&out);
-    analyze_all(&out, "2");
+    let mut fresh = tree(sweep());
     for (faces, name) in [("five", "table-five.md"), ("rank", "table-rank.md")] {
+        let path = dir.path().join(name);
         prime_solve()
             .args(["table", "--faces", faces, "--out"])
-            .arg(out.join(name))
+            .arg(&path)
             .assert()
             .success();
+        fresh.insert(PathBuf::from(name), fs::read(&path).unwrap());
     }
-    let fresh = tree(&out);
     let saved = tree(&committed());
     for (path, bytes) in &fresh {
         let old = saved
@@ -152,23 +177,15 @@ fn the_committed_four_card_summaries_are_what_the_command_writes() {
     assert!(index.contains("None of the 72 rule sets below has a hand that fails."));
 }
 
-/// Five cards under a few rule sets, against `reports/cards-5` (the whole
-/// sweep is ignored: minutes). One has any prime with functions, where the
-/// census stops at 97.
+/// Five cards under two rule sets (two more with T ! √ in `full::`, one
+/// of them with any prime, where the census stops at 97), against
+/// `reports/cards-5` (the whole sweep is ignored: minutes).
 #[test]
 fn the_committed_five_card_summaries_are_what_the_command_writes() {
     summaries_are_committed(
         "5",
         &[
             &["--faces", "five"],
-            &["--faces", "five", "--functions", "tri,fact,sqrt"],
-            &[
-                "--faces",
-                "five",
-                "--functions",
-                "tri,fact,sqrt",
-                "--high-primes",
-            ],
             &["--faces", "suit", "--juxtapose", "--high-primes"],
         ],
     );
@@ -242,53 +259,133 @@ fn the_committed_six_card_reports_are_what_the_command_writes() {
     sweep_is_committed("6", &["--skip-refused"]);
 }
 
-#[test]
-fn the_committed_house_rule_report_is_reproducible() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("house-rules.md");
-    prime_solve()
-        .args(["advise", "--quiet", "--out"])
-        .arg(&path)
-        .assert()
-        .success();
-    let fresh = fs::read_to_string(&path).unwrap();
-    let saved = fs::read_to_string(committed().join("house-rules.md")).unwrap();
-    assert!(
-        fresh == saved,
-        "reports/house-rules.md differs: regenerate it (README)"
-    );
-}
+/// The rule sets of [`sweep`] that the quick run writes again with 1 and 8
+/// threads: the lightest and the heaviest search.
+const BY_THREADS: [&[&str]; 2] = [
+    &["--faces", "five"],
+    &[
+        "--faces",
+        "rank",
+        "--powers",
+        "--juxtapose",
+        "--functions",
+        "tri,fact,sqrt",
+        "--high-primes",
+    ],
+];
 
-#[test]
-fn the_committed_simulation_study_is_reproducible() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("simulation.md");
-    prime_solve()
-        .args(["simulate", "--quiet", "--games", "2000", "--study"])
-        .arg(&path)
-        .assert()
-        .success();
-    let fresh = fs::read_to_string(&path).unwrap();
-    let saved = fs::read_to_string(committed().join("simulation.md")).unwrap();
-    assert!(
-        fresh == saved,
-        "reports/simulation.md differs: regenerate it (README)"
-    );
-}
-
+/// Two rule sets written with 1 and 8 threads are the bytes [`sweep`]
+/// wrote with 2 (the whole sweep is `full::`).
 #[test]
 fn reports_are_the_same_bytes_for_any_thread_count() {
     let dir = tempfile::tempdir().unwrap();
-    let trees: Vec<_> = ["1", "2", "8"]
-        .iter()
-        .map(|t| {
-            let out = dir.path().join(format!("threads-{t}"));
-            analyze_all(&out, t);
-            tree(&out)
-        })
-        .collect();
-    assert!(trees[0] == trees[1] && trees[1] == trees[2]);
-    assert!(trees[0].len() > 200);
+    let shared = tree(sweep());
+    for (i, rules) in BY_THREADS.iter().enumerate() {
+        for threads in ["1", "8"] {
+            let out = dir.path().join(format!("{i}-{threads}"));
+            prime_solve()
+                .args(["analyze", "--quiet", "--threads", threads, "--out"])
+                .arg(&out)
+                .args(*rules)
+                .assert()
+                .success()
+                .stderr("");
+            let mut written = 0;
+            for (path, bytes) in tree(&out) {
+                if path.components().count() > 1 {
+                    assert!(shared[&path] == bytes, "{} with {threads}", path.display());
+                    written += 1;
+                }
+            }
+            assert!(written >= 3, "{rules:?}: {written} files");
+        }
+    }
+}
+
+mod full {
+    use super::*;
+
+    /// The simulation study, half a minute of CPU.
+    #[test]
+    fn the_committed_simulation_study_is_reproducible() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("simulation.md");
+        prime_solve()
+            .args(["simulate", "--quiet", "--games", "2000", "--study"])
+            .arg(&path)
+            .assert()
+            .success();
+        let fresh = fs::read_to_string(&path).unwrap();
+        let saved = fs::read_to_string(committed().join("simulation.md")).unwrap();
+        assert!(
+            fresh == saved,
+            "reports/simulation.md differs: regenerate it (README)"
+        );
+    }
+
+    /// Five cards under T ! √, with a ceiling and without.
+    #[test]
+    fn the_committed_five_card_summaries_with_every_function_are_what_the_command_writes() {
+        summaries_are_committed(
+            "5",
+            &[
+                &["--faces", "five", "--functions", "tri,fact,sqrt"],
+                &[
+                    "--faces",
+                    "five",
+                    "--functions",
+                    "tri,fact,sqrt",
+                    "--high-primes",
+                ],
+            ],
+        );
+    }
+
+    /// The advisor's report, a minute of CPU.
+    #[test]
+    fn the_committed_house_rule_report_is_reproducible() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("house-rules.md");
+        prime_solve()
+            .args(["advise", "--quiet", "--out"])
+            .arg(&path)
+            .assert()
+            .success();
+        let fresh = fs::read_to_string(&path).unwrap();
+        let saved = fs::read_to_string(committed().join("house-rules.md")).unwrap();
+        assert!(
+            fresh == saved,
+            "reports/house-rules.md differs: regenerate it (README)"
+        );
+    }
+
+    /// The whole sweep written with 1 and 8 threads is the bytes
+    /// [`sweep`] wrote with 2.
+    #[test]
+    fn every_report_is_the_same_bytes_for_any_thread_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = tree(sweep());
+        assert!(shared.len() > 200);
+        for threads in ["1", "8"] {
+            let out = dir.path().join(format!("threads-{threads}"));
+            companions_beside(&out);
+            analyze_all(&out, threads);
+            assert!(tree(&out) == shared, "{threads} threads");
+        }
+    }
+
+    /// Five-card hands screened under T ! √, as under T in the quick run.
+    #[test]
+    fn a_screened_census_of_five_cards_under_every_function_answers_as_the_complete_one() {
+        screened_five_cards_agree(prime_solve::Functions::ALL);
+    }
+
+    /// The sweep that leaves out what does not fit writes the same bytes
+    /// every time.
+    #[test]
+    fn a_sweep_skipping_the_rule_sets_that_do_not_fit_is_the_same_every_time() {
+        assert!(skipping_sweep().1 == skipping_sweep().1);
+    }
 }
 
 #[test]
@@ -483,49 +580,56 @@ fn the_census_stops_at_97_under_any_prime_with_functions() {
     assert!(!bounded["mean_primes"].is_null());
 }
 
+/// The three-card sweep with T ! √ nested three deep under a limit of 40M
+/// and one thread, the options before the output folder.
+const SKIPPING_ARGS: [&str; 13] = [
+    "analyze",
+    "--cards",
+    "3",
+    "--all-rules",
+    "--function-depth",
+    "3",
+    "--summaries-only",
+    "--threads",
+    "1",
+    "--memory-limit",
+    "40M",
+    "-q",
+    "-o",
+];
+
+/// [`SKIPPING_ARGS`] with `--skip-refused`: its answers and its files.
+fn skipping_sweep() -> (serde_json::Value, BTreeMap<PathBuf, Vec<u8>>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = prime_solve()
+        .args(SKIPPING_ARGS)
+        .arg(dir.path())
+        .args(["--skip-refused", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (json, tree(dir.path()))
+}
+
 /// Under a limit that the 24 rule sets with T ! √ nested three deep do not
-/// fit, `--skip-refused` writes the other 48 and lists those 24, the same
-/// bytes every time; without it the run is refused.
+/// fit, `--skip-refused` writes the other 48 and lists those 24 (the same
+/// bytes every time: `full::`); without it the run is refused.
 #[test]
 fn a_sweep_can_skip_the_rule_sets_that_do_not_fit() {
-    let args = [
-        "analyze",
-        "--cards",
-        "3",
-        "--all-rules",
-        "--function-depth",
-        "3",
-        "--summaries-only",
-        "--threads",
-        "1",
-        "--memory-limit",
-        "40M",
-        "-q",
-        "-o",
-    ];
     let refused = tempfile::tempdir().unwrap();
     fails_with(
-        prime_solve().args(args).arg(refused.path().join("x")),
+        prime_solve()
+            .args(SKIPPING_ARGS)
+            .arg(refused.path().join("x")),
         "not enough memory",
     );
     assert!(!refused.path().join("x").exists());
-    let run = || {
-        let dir = tempfile::tempdir().unwrap();
-        let out = prime_solve()
-            .args(args)
-            .arg(dir.path())
-            .args(["--skip-refused", "--format", "json"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        (json, tree(dir.path()))
-    };
-    let (json, files) = run();
+    let (json, files) = skipping_sweep();
     let names = |key: &str| -> Vec<String> {
         json[key]
             .as_array()
@@ -553,7 +657,6 @@ fn a_sweep_can_skip_the_rule_sets_that_do_not_fit() {
     let index = String::from_utf8(files[Path::new("README.md")].clone()).unwrap();
     assert!(index.contains("- 24 rule sets were not done: they do not fit in memory"));
     assert!(index.contains(&format!("| {} | not enough memory", not_done[0])));
-    assert_eq!(run().1, files);
 }
 
 #[test]
@@ -649,8 +752,13 @@ fn rule_sets_sharing_a_search_match_their_own_analyses() {
 /// counted. Returns how many hands were counted in full, how many not, and
 /// how many of the counted made primes beyond the screen.
 fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize, usize) {
-    use prime_solve::analysis::{HandResult, Pruned, analyze_screened};
-    let complete = analyze_screened(
+    assert_screen_agrees_with(&complete_census(sets, cards), at)
+}
+
+/// The complete census of `cards`-card hands under `sets`.
+fn complete_census(sets: &[Rules], cards: usize) -> Vec<prime_solve::analysis::Analysis> {
+    use prime_solve::analysis::{Pruned, analyze_screened};
+    analyze_screened(
         sets,
         cards,
         &|_| None,
@@ -658,10 +766,20 @@ fn assert_screen_agrees(sets: &[Rules], cards: usize, at: u64) -> (usize, usize,
         &prime_solve::Budget::unlimited(),
         &|_| {},
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// [`assert_screen_agrees`] against a complete census already made.
+fn assert_screen_agrees_with(
+    complete: &[prime_solve::analysis::Analysis],
+    at: u64,
+) -> (usize, usize, usize) {
+    use prime_solve::analysis::{HandResult, Pruned, analyze_screened};
+    let sets: Vec<Rules> = complete.iter().map(|a| a.rules).collect();
+    let cards = complete[0].hands[0].hand.len();
     let screen = |r: &Rules| r.max_prime.is_none().then_some(at);
     let screened = analyze_screened(
-        sets,
+        &sets,
         cards,
         &screen,
         Pruned::Counted,
@@ -766,36 +884,38 @@ fn a_screened_census_answers_as_the_complete_one() {
     );
 }
 
-/// Five-card hands (searched for their primes alone) under T and T ! √
-/// with a bound of 1000, where counting every prime is quick: a rule set
-/// with any prime shares its search with one of another face and a
-/// ceiling. Screened at 97, as the reports are, and at 2, where every
-/// hand is searched in full.
+/// Five-card hands (searched for their primes alone) under T (T ! √ in
+/// the full run) with a bound of 1000, where counting every prime is
+/// quick: a rule set with any prime shares its search with one of another
+/// face and a ceiling. Screened at 97, as the reports are, and at 2, where
+/// every hand is searched in full.
 #[test]
 fn a_screened_census_of_five_cards_answers_as_the_complete_one() {
-    use prime_solve::Functions;
+    screened_five_cards_agree(prime_solve::Functions::TRI);
+}
+
+fn screened_five_cards_agree(functions: prime_solve::Functions) {
     let small = Rules {
         max_value: 1000,
+        functions,
         ..Rules::default()
     };
-    let mut sets = Vec::new();
-    for functions in [Functions::TRI, Functions::ALL] {
-        for (faces, max_prime) in [
-            (Faces::Five, None),
-            (Faces::Suit, Some(97)),
-            (Faces::Suit, None),
-        ] {
-            sets.push(Rules {
-                faces,
-                functions,
-                max_prime,
-                ..small
-            });
-        }
-    }
-    let (_, skipped, _) = assert_screen_agrees(&sets, 5, 97);
+    let sets: Vec<Rules> = [
+        (Faces::Five, None),
+        (Faces::Suit, Some(97)),
+        (Faces::Suit, None),
+    ]
+    .into_iter()
+    .map(|(faces, max_prime)| Rules {
+        faces,
+        max_prime,
+        ..small
+    })
+    .collect();
+    let complete = complete_census(&sets, 5);
+    let (_, skipped, _) = assert_screen_agrees_with(&complete, 97);
     assert!(skipped > 0);
-    let (counted, skipped, beyond) = assert_screen_agrees(&sets, 5, 2);
+    let (counted, skipped, beyond) = assert_screen_agrees_with(&complete, 2);
     assert!(
         counted > 0 && skipped == 0 && beyond > 0,
         "{counted} {skipped} {beyond}"

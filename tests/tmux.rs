@@ -1,6 +1,9 @@
 //! `practice` and `play` as a person meets them: run in a real terminal
-//! (tmux), keys sent, the screen read back. Skipped, with a note, where
-//! tmux is not installed (`apt-get install tmux`).
+//! (tmux), keys sent, the screen read back. Without tmux each test fails
+//! and says to install it (`apt-get install tmux`), unless
+//! `PRIME_SOLVE_SKIP` names `tmux` (`common::require`).
+
+mod common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -11,9 +14,10 @@ struct Tmux {
 }
 
 impl Tmux {
+    /// A session running `command`, or `None` where tmux is missing and
+    /// `PRIME_SOLVE_SKIP` lets its tests pass (`common::require`).
     fn start(name: &str, command: &str) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            eprintln!("tmux is not installed: the terminal test of {name} is skipped");
+        if !common::require(common::Tool::Tmux) {
             return None;
         }
         let tmux = Tmux {

@@ -1,9 +1,13 @@
-//! Helpers shared by the integration tests: the naive oracle, and running
-//! the binary.
+//! Helpers shared by the integration tests: the naive oracle, running
+//! the binary, and what a test needs from the machine.
 
 #![allow(dead_code)]
 
 pub mod oracle;
+pub mod tools;
+
+#[allow(unused_imports)]
+pub use tools::{Tool, require};
 
 use assert_cmd::Command;
 
@@ -63,3 +67,8 @@ pub fn all_or_every<T: Clone>(items: &[T], k: usize) -> Vec<T> {
     let k = if cfg!(debug_assertions) { k.max(1) } else { 1 };
     items.iter().step_by(k).cloned().collect()
 }
+
+/// The quick run (`./test.sh`, which leaves out the tests of modules named
+/// `full`) checks every `QUICK`th hand of what a long sweep's `full::`
+/// twin checks.
+pub const QUICK: usize = 4;
