@@ -267,7 +267,7 @@ pub struct GameOverView {
     /// `won`, `turns`, `target`, `played out` or `ended`.
     pub reason: &'static str,
     /// Why it ended and who won, in a sentence ("Bob could not give nine
-    /// cards to a new stockpile: Ann wins.").
+    /// cards to a new stockpile. Ann wins.").
     pub why: String,
     pub winner: Option<usize>,
     pub turns: u32,
