@@ -132,7 +132,7 @@ try {
   await dan.page.waitForSelector("#join-form:not([hidden])", wait);
   await dan.page.fill("#join-name", "Dan");
   await dan.page.click("#join-form button[type=submit]");
-  await dan.page.waitForFunction(() => document.getElementById("status").textContent.includes("watching"), null, wait);
+  await dan.page.waitForFunction(() => /watching/i.test(document.getElementById("status").textContent), null, wait);
   await dan.page.waitForSelector("#cards .card", wait);
   if (await dan.page.isVisible("#call-form")) await fail("a latecomer is offered a call");
 

@@ -50,7 +50,7 @@ function announce(text) {
 
 function who() {
   if (tableView) return "Table view";
-  if (me === null) return "Watching";
+  if (me === null) return "You are watching";
   return `You are ${name(me)}${host ? ", the host" : ""}`;
 }
 
@@ -128,7 +128,7 @@ function drawTurn(m) {
   const mine = !watching && me !== null && m.seats.includes(me);
   $("call-form").hidden = !mine;
   $("result").textContent = mine || watching ? "" : "You have no card in this turn.";
-  status(mine ? `Turn ${m.turn}: your call` : `Turn ${m.turn}`);
+  status(mine ? `Turn ${m.turn}: your call` : watching && !tableView ? `Turn ${m.turn} · you are watching` : `Turn ${m.turn}`);
   $("next").hidden = true;
   $("ready").textContent = "";
   $("calls").replaceChildren();
@@ -220,7 +220,7 @@ function gameOver(m) {
   });
   const table = el("table", undefined, "records");
   const head = el("tr");
-  for (const h of ["Player", "Cards", "Won", "Valid/wrong", "Median", "Best"]) {
+  for (const h of ["Player", "Cards", "Won", "Valid / wrong", "Median", "Best"]) {
     const th = el("th", h);
     th.setAttribute("scope", "col");
     head.append(th);
@@ -245,7 +245,7 @@ function gameOver(m) {
     partsOver.push(take);
   }
   over.replaceChildren(...partsOver);
-  status(`Game over: ${m.why}`);
+  status("Game over.");
   announce(`Game over. ${m.why}`);
   heading.focus();
 }
